@@ -1,0 +1,192 @@
+#include "sim/base/strict_yaml.h"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace c3sim {
+
+namespace {
+
+std::string node_type_name(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Null: return "null";
+    case YAML::NodeType::Scalar: return "a scalar";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Undefined: return "undefined";
+  }
+  return "?";
+}
+
+YamlDocument parse(const std::string& text, const std::string& label) {
+  try {
+    YAML::Node root = YAML::Load(text);
+    return YamlDocument{root, label};
+  } catch (const YAML::Exception& e) {
+    SourceLocation where{label, e.mark.is_null() ? 0 : e.mark.line + 1,
+                         e.mark.is_null() ? 0 : e.mark.column + 1};
+    throw InputError(where, "", fmt::format("malformed YAML: {}", e.msg));
+  }
+}
+
+}  // namespace
+
+SourceLocation location_of(const YAML::Node& node, const std::string& file) {
+  const YAML::Mark m = node.Mark();
+  if (m.is_null()) return SourceLocation{file, 0, 0};
+  return SourceLocation{file, m.line + 1, m.column + 1};
+}
+
+YamlDocument load_yaml_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot open file (missing or unreadable)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse(text.str(), path);
+}
+
+YamlDocument load_yaml_string(const std::string& text, const std::string& label) { return parse(text, label); }
+
+StrictMap::StrictMap(YAML::Node node, std::string file, std::string path)
+    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)) {
+  if (!node_.IsMap()) {
+    throw InputError(location_of(node_, file_), path_,
+                     fmt::format("expected a mapping, found {}", node_type_name(node_)));
+  }
+}
+
+std::string StrictMap::qualified(const std::string& key) const {
+  return path_.empty() ? key : path_ + "." + key;
+}
+
+bool StrictMap::has(const std::string& key) const { return static_cast<bool>(node_[key]); }
+
+std::vector<std::string> StrictMap::keys() const {
+  std::vector<std::string> out;
+  for (const auto& kv : node_) out.push_back(kv.first.as<std::string>());
+  return out;
+}
+
+SourceLocation StrictMap::location() const { return location_of(node_, file_); }
+
+SourceLocation StrictMap::location(const std::string& key) const {
+  for (const auto& kv : node_) {
+    if (kv.first.Scalar() == key) return location_of(kv.first, file_);
+  }
+  return location();
+}
+
+void StrictMap::fail(const std::string& key, const std::string& problem) const {
+  throw InputError(location(key), qualified(key), problem);
+}
+
+YAML::Node StrictMap::required_scalar(const std::string& key) {
+  used_.insert(key);
+  YAML::Node v = node_[key];
+  if (!v) fail(key, "required key is missing");
+  if (!v.IsScalar()) fail(key, fmt::format("expected a value, found {}", node_type_name(v)));
+  return v;
+}
+
+std::string StrictMap::string(const std::string& key) { return required_scalar(key).Scalar(); }
+
+std::int64_t StrictMap::integer(const std::string& key) {
+  const std::string text = required_scalar(key).Scalar();
+  try {
+    size_t pos = 0;
+    const long long v = std::stoll(text, &pos, 10);
+    if (pos != text.size()) fail(key, fmt::format("'{}' is not an integer", text));
+    return v;
+  } catch (const std::invalid_argument&) {
+    fail(key, fmt::format("'{}' is not an integer", text));
+  } catch (const std::out_of_range&) {
+    fail(key, fmt::format("'{}' is out of range", text));
+  }
+}
+
+double StrictMap::number(const std::string& key) {
+  const std::string text = required_scalar(key).Scalar();
+  std::string why;
+  auto v = parse_quantity(text, Dimension::dimensionless, &why);
+  if (!v) fail(key, why);
+  return *v;
+}
+
+bool StrictMap::boolean(const std::string& key) {
+  const std::string text = required_scalar(key).Scalar();
+  if (text == "true") return true;
+  if (text == "false") return false;
+  fail(key, fmt::format("'{}' is not true or false", text));
+}
+
+double StrictMap::quantity(const std::string& key, Dimension dim) {
+  const std::string text = required_scalar(key).Scalar();
+  std::string why;
+  auto v = parse_quantity(text, dim, &why);
+  if (!v) fail(key, why);
+  return *v;
+}
+
+std::optional<std::string> StrictMap::optional_string(const std::string& key) {
+  if (!has(key)) return std::nullopt;
+  return string(key);
+}
+std::optional<std::int64_t> StrictMap::optional_integer(const std::string& key) {
+  if (!has(key)) return std::nullopt;
+  return integer(key);
+}
+std::optional<double> StrictMap::optional_number(const std::string& key) {
+  if (!has(key)) return std::nullopt;
+  return number(key);
+}
+std::optional<bool> StrictMap::optional_boolean(const std::string& key) {
+  if (!has(key)) return std::nullopt;
+  return boolean(key);
+}
+std::optional<double> StrictMap::optional_quantity(const std::string& key, Dimension dim) {
+  if (!has(key)) return std::nullopt;
+  return quantity(key, dim);
+}
+
+StrictMap StrictMap::map(const std::string& key) {
+  used_.insert(key);
+  YAML::Node v = node_[key];
+  if (!v) fail(key, "required section is missing");
+  if (!v.IsMap()) fail(key, fmt::format("expected a mapping, found {}", node_type_name(v)));
+  return StrictMap(v, file_, qualified(key));
+}
+
+std::optional<StrictMap> StrictMap::optional_map(const std::string& key) {
+  if (!has(key)) return std::nullopt;
+  return map(key);
+}
+
+std::vector<YAML::Node> StrictMap::sequence(const std::string& key) {
+  used_.insert(key);
+  YAML::Node v = node_[key];
+  if (!v) fail(key, "required list is missing");
+  if (!v.IsSequence()) fail(key, fmt::format("expected a list, found {}", node_type_name(v)));
+  std::vector<YAML::Node> out;
+  for (const auto& e : v) out.push_back(e);
+  return out;
+}
+
+YAML::Node StrictMap::raw(const std::string& key) {
+  used_.insert(key);
+  return node_[key];
+}
+
+void StrictMap::finish() const {
+  for (const auto& kv : node_) {
+    const std::string k = kv.first.Scalar();
+    if (!used_.count(k)) {
+      throw InputError(location_of(kv.first, file_), qualified(k), "unknown key");
+    }
+  }
+}
+
+}  // namespace c3sim

@@ -1,0 +1,28 @@
+#pragma once
+// A collective as the paper sizes it: `bytes` is the per-GPU OUTPUT size (the full gathered array
+// for all-gather; REFERENCE.md "Reading Table II"). Each GPU's shard is bytes / gpus.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace c3sim::wl {
+
+enum class CollectiveOp { all_gather, all_to_all, reduce_scatter, all_reduce };
+// cu: kernel on compute units (RCCL/NCCL); dma: host-driven copy engines (ConCCL);
+// vendor_zero_cta: the vendor library's own copy-engine path (NCCL/RCCL zero-CTA policy).
+enum class CollectiveImpl { cu, dma, vendor_zero_cta };
+
+const char* to_string(CollectiveOp op);
+const char* to_string(CollectiveImpl impl);
+std::optional<CollectiveOp> parse_collective_op(const std::string& s);   // "all_gather"/"all-gather"/"ag"
+std::optional<CollectiveImpl> parse_collective_impl(const std::string& s);
+const char* short_name(CollectiveOp op);  // "ag", "a2a", "rs", "ar"
+
+struct Collective {
+  CollectiveOp op = CollectiveOp::all_gather;
+  std::int64_t bytes = 0;        // per-GPU output bytes
+  CollectiveImpl impl = CollectiveImpl::cu;
+  std::optional<int> max_workgroups;  // cap on channels/CTAs; nullopt = library default
+};
+
+}  // namespace c3sim::wl

@@ -1,0 +1,98 @@
+#pragma once
+// The measurement schema shared by the simulator (c3sim run) and the hardware runner
+// (c3bench run): JSON Lines, one record per line, each with "schema" and "kind".
+// Times are microseconds in fields named *_us. Bump kSchemaVersion on incompatible change.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/base/errors.h"
+
+namespace c3sim::wl {
+
+inline constexpr const char* kSchemaName = "c3sim.measurement";
+inline constexpr int kSchemaVersion = 1;
+
+// {"kind":"env"}: what produced the file.
+struct EnvRecord {
+  std::string producer;        // "c3sim" or "c3bench"
+  std::string hardware;        // preset name or GPU name
+  int gpus = 0;
+  int cus_per_gpu = 0;
+  nlohmann::json details = nlohmann::json::object();  // clocks, driver, library versions, topology
+};
+
+// {"kind":"iso_gemm"}: one GEMM alone, with `cus` compute units available to it.
+struct IsoGemmRecord {
+  std::string tag;
+  std::int64_t m = 0, n = 0, k = 0;
+  std::string dtype = "bf16";
+  int cus = 0;                 // CUs (SMs) available
+  double time_us = 0;
+  std::optional<double> spread_us;  // measured: (max - min) or IQR of trials
+  int trials = 1;
+  nlohmann::json extra = nlohmann::json::object();  // model breakdown, bytes per level, ...
+};
+
+// {"kind":"iso_coll"}: one collective alone.
+struct IsoCollRecord {
+  std::string op;              // "all_gather", ...
+  std::int64_t bytes = 0;      // per-GPU output bytes
+  std::string impl;            // "cu", "dma", "vendor_zero_cta"
+  int gpus = 0;
+  std::optional<int> workgroups;  // CU/CTA limit (cu impl)
+  std::optional<int> engines;     // engines used (dma impl)
+  double time_us = 0;
+  std::optional<double> spread_us;
+  int trials = 1;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// {"kind":"c3"}: GEMM and collective concurrently under one policy.
+struct C3Record {
+  std::string scenario;        // scenario name
+  std::string policy;          // "base", "sp", "rp:32", ...
+  std::string gemm_tag;
+  std::int64_t m = 0, n = 0, k = 0;
+  std::string dtype = "bf16";
+  std::string op;
+  std::int64_t bytes = 0;
+  std::string impl;
+  int gpus = 0;
+  double time_us = 0;          // total: first launch to both done
+  double gemm_time_us = 0;     // GEMM's own span inside the run
+  double coll_time_us = 0;     // collective's own span inside the run
+  std::optional<double> iso_gemm_us;   // isolated baselines measured/predicted beside this run
+  std::optional<double> iso_coll_us;
+  std::optional<double> speedup;       // serial / time
+  std::optional<double> ideal_speedup; // serial / max(iso)
+  std::optional<double> percent_of_ideal;
+  std::optional<double> spread_us;
+  int trials = 1;
+  nlohmann::json attribution = nlohmann::json::object();  // per kernel: slowdown causes
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+using Record = std::variant<EnvRecord, IsoGemmRecord, IsoCollRecord, C3Record>;
+
+nlohmann::json to_json(const EnvRecord& r);
+nlohmann::json to_json(const IsoGemmRecord& r);
+nlohmann::json to_json(const IsoCollRecord& r);
+nlohmann::json to_json(const C3Record& r);
+nlohmann::json to_json(const Record& r);
+
+// Parses one JSON Lines record; throws InputError naming file, line and key on any problem
+// (unknown kind, missing field, wrong type, negative time, unsupported schema version).
+Record record_from_json(const nlohmann::json& j, const SourceLocation& where);
+
+// Reads a whole .jsonl file (blank lines allowed). Throws InputError on the first bad line.
+std::vector<Record> read_measurements(const std::string& path);
+// Writes records as JSON Lines, one per line, deterministic key order (nlohmann sorts keys).
+std::string to_jsonl(const std::vector<Record>& records);
+
+}  // namespace c3sim::wl

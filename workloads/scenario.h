@@ -1,0 +1,31 @@
+#pragma once
+// A C3 scenario: one GEMM and one collective that run concurrently on every GPU of a node,
+// plus the policies to try. Loaded from scenario YAML (workloads/scenario_io.h) or taken from the
+// paper's catalog (workloads/paper_catalog.h).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "workloads/collective.h"
+#include "workloads/gemm.h"
+
+namespace c3sim::wl {
+
+// The paper's Table II classes (Section III): G-long if GEMM > 1.15 x collective, C-long the
+// reverse, GC-equal otherwise.
+enum class Taxonomy { g_long, c_long, gc_equal };
+const char* to_string(Taxonomy t);  // "G-long", "C-long", "GC-equal"
+Taxonomy classify(double gemm_time, double collective_time);
+
+struct Scenario {
+  std::string name;          // e.g. "mb1_896M_ag"
+  std::string tag;           // the paper's C3 tag, e.g. "mb1_896M"
+  std::string source;        // "LLaMA-70B", "synthetic", ...
+  std::optional<Taxonomy> paper_taxonomy;  // as printed in Table II, when from the catalog
+  std::optional<int> gpus;   // nullopt = every GPU of the node
+  Gemm gemm;
+  Collective collective;
+  std::vector<std::string> policies;  // policy names ("base", "sp", "rp:32", ...); empty = default
+};
+
+}  // namespace c3sim::wl

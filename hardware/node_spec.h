@@ -20,64 +20,64 @@ const char* to_string(EngineMap m);
 
 // spec.compute
 struct ComputeSpec {
-  int xcds = 0;                     // xcds: dies that each own an L2 (1 on Hopper)
-  int cus_per_xcd = 0;              // cus_per_xcd: active CUs (SMs) per die
-  double clock_hz = 0;              // clock: peak engine clock, e.g. '2100 MHz'
+  int xcds = 0;                        // xcds: dies that each own an L2 (1 on Hopper)
+  int cus_per_xcd = 0;                 // cus_per_xcd: active CUs (SMs) per die
+  double clock_hz = 0;                 // clock: peak engine clock, e.g. '2100 MHz'
   std::map<Dtype, double> peak_flops;  // peak: {bf16: '1307.4 TFLOP/s', ...} dense matrix peak
-  int cu_mask_granularity = 1;      // cu_mask_granularity: smallest CU allocation (8 on MI300X SPX)
-  int stream_priority_levels = 1;   // stream_priority_levels
+  int cu_mask_granularity = 1;         // cu_mask_granularity: smallest CU allocation (8 on MI300X SPX)
+  int stream_priority_levels = 1;      // stream_priority_levels
   [[nodiscard]] int total_cus() const { return xcds * cus_per_xcd; }
 };
 
 // spec.memory
 struct MemorySpec {
-  double l2_bytes_per_xcd = 0;      // l2_per_xcd
-  double l2_bw_per_xcd = 0;         // l2_bandwidth_per_xcd (CU <- L2 peak)
-  double llc_bytes = 0;             // llc: memory-side last-level cache (0 = none, e.g. Hopper)
-  double llc_bw = 0;                // llc_bandwidth (peak)
-  double hbm_bytes = 0;             // hbm
-  double hbm_bw = 0;                // hbm_bandwidth (peak)
+  double l2_bytes_per_xcd = 0;  // l2_per_xcd
+  double l2_bw_per_xcd = 0;     // l2_bandwidth_per_xcd (CU <- L2 peak)
+  double llc_bytes = 0;         // llc: memory-side last-level cache (0 = none, e.g. Hopper)
+  double llc_bw = 0;            // llc_bandwidth (peak)
+  double hbm_bytes = 0;         // hbm
+  double hbm_bw = 0;            // hbm_bandwidth (peak)
 };
 
 // spec.interconnect
 struct InterconnectSpec {
-  int gpus = 0;                     // gpus: GPUs per node
+  int gpus = 0;                                   // gpus: GPUs per node
   Topology topology = Topology::fully_connected;  // topology
-  double link_bw = 0;               // link_bandwidth: per direction, per peer link (fully_connected)
-                                    //   or per direction per GPU into the switch (switched)
+  double link_bw = 0;  // link_bandwidth: per direction, per peer link (fully_connected)
+                       //   or per direction per GPU into the switch (switched)
 };
 
 // spec.dma
 struct DmaSpec {
-  int engines = 0;                  // engines: copy engines usable for peer transfers
-  double engine_bw = 0;             // engine_bandwidth: per engine peak
-  bool bypasses_l2 = true;          // bypasses_l2: engines sit beyond the XCD L2s (MI300X: IOD)
+  int engines = 0;          // engines: copy engines usable for peer transfers
+  double engine_bw = 0;     // engine_bandwidth: per engine peak
+  bool bypasses_l2 = true;  // bypasses_l2: engines sit beyond the XCD L2s (MI300X: IOD)
 };
 
 // model.gemm: the vendor GEMM library's kernels, as the tile model sees them.
 struct GemmModel {
-  int macro_tile_m = 256;           // macro_tile_m
-  int macro_tile_n = 256;           // macro_tile_n
-  bool persistent = false;          // persistent: grid = #CUs, each workgroup loops over tiles
-  double matrix_efficiency = 1.0;   // matrix_efficiency: achieved / peak FLOP rate per CU
-  int l2_reuse_depth_k = 256;       // l2_reuse_depth_k: K-extent of a shared panel kept live in L2
-                                    //   so the tiles sharing it hit (sets the L2 working set)
+  int macro_tile_m = 256;          // macro_tile_m
+  int macro_tile_n = 256;          // macro_tile_n
+  bool persistent = false;         // persistent: grid = #CUs, each workgroup loops over tiles
+  double matrix_efficiency = 1.0;  // matrix_efficiency: achieved / peak FLOP rate per CU
+  int l2_reuse_depth_k = 256;      // l2_reuse_depth_k: K-extent of a shared panel kept live in L2
+                                   //   so the tiles sharing it hit (sets the L2 working set)
 };
 
 // model.memory: achieved (not peak) bandwidths the fluid solver shares out.
 struct MemoryModel {
-  double xcd_fabric_bw = 0;         // xcd_fabric_bandwidth: L2-miss traffic of one XCD to LLC/HBM
-  double llc_bw = 0;                // llc_bandwidth: achieved LLC bandwidth (whole GPU)
-  double hbm_bw = 0;                // hbm_bandwidth: achieved HBM bandwidth
-  double l2_bw_per_xcd = 0;         // l2_bandwidth_per_xcd: achieved CU <- L2 bandwidth per XCD
+  double xcd_fabric_bw = 0;  // xcd_fabric_bandwidth: L2-miss traffic of one XCD to LLC/HBM
+  double llc_bw = 0;         // llc_bandwidth: achieved LLC bandwidth (whole GPU)
+  double hbm_bw = 0;         // hbm_bandwidth: achieved HBM bandwidth
+  double l2_bw_per_xcd = 0;  // l2_bandwidth_per_xcd: achieved CU <- L2 bandwidth per XCD
 };
 
 // model.collective: CU-based (RCCL/NCCL-like) collectives.
 struct CollectiveModel {
-  double workgroup_copy_bw = 0;     // workgroup_copy_bandwidth: bytes/s one workgroup copies
-  double link_bw = 0;               // link_bandwidth: usable per direction (per peer or per GPU)
-  double launch_latency = 0;        // launch_latency: kernel launch to first workgroup
-  double step_latency = 0;          // step_latency: per algorithm step (protocol handshake)
+  double workgroup_copy_bw = 0;            // workgroup_copy_bandwidth: bytes/s one workgroup copies
+  double link_bw = 0;                      // link_bandwidth: usable per direction (per peer or per GPU)
+  double launch_latency = 0;               // launch_latency: kernel launch to first workgroup
+  double step_latency = 0;                 // step_latency: per algorithm step (protocol handshake)
   int default_workgroups_all_gather = 64;  // default_workgroups_all_gather (RCCL default channels)
   int default_workgroups_all_to_all = 56;  // default_workgroups_all_to_all
   int default_workgroups_reduce = 64;      // default_workgroups_reduce (reduce-scatter, all-reduce)
@@ -88,16 +88,16 @@ struct CollectiveModel {
 
 // model.dma: collectives on copy engines (ConCCL-like), orchestrated by the host.
 struct DmaModel {
-  double engine_bw = 0;             // engine_bandwidth: achieved per engine
-  double submit_latency = 0;        // submit_latency: host cost to enqueue one transfer (serial)
-  double completion_latency = 0;    // completion_latency: signal + host sync after the last copy
+  double engine_bw = 0;           // engine_bandwidth: achieved per engine
+  double submit_latency = 0;      // submit_latency: host cost to enqueue one transfer (serial)
+  double completion_latency = 0;  // completion_latency: signal + host sync after the last copy
   EngineMap engine_map = EngineMap::round_robin;  // engine_map
 };
 
 // model.dispatch: kernel launch and workgroup placement.
 struct DispatchModel {
-  double kernel_launch_latency = 0; // kernel_launch_latency: launch to first workgroup
-  double c3_launch_gap = 0;         // c3_launch_gap: delay between launching the two C3 kernels
+  double kernel_launch_latency = 0;       // kernel_launch_latency: launch to first workgroup
+  double c3_launch_gap = 0;               // c3_launch_gap: delay between launching the two C3 kernels
   double workgroup_dispatch_latency = 0;  // workgroup_dispatch_latency: per dispatch wave
 };
 
@@ -110,14 +110,14 @@ struct ModelParams {
 };
 
 struct NodeSpec {
-  std::string name;                 // name
-  std::string description;          // description
-  ComputeSpec compute;              // spec.compute
-  MemorySpec memory;                // spec.memory
-  InterconnectSpec interconnect;    // spec.interconnect
-  DmaSpec dma;                      // spec.dma
-  ModelParams model;                // model
-  std::string source_file;          // where it was loaded from (not a YAML key)
+  std::string name;               // name
+  std::string description;        // description
+  ComputeSpec compute;            // spec.compute
+  MemorySpec memory;              // spec.memory
+  InterconnectSpec interconnect;  // spec.interconnect
+  DmaSpec dma;                    // spec.dma
+  ModelParams model;              // model
+  std::string source_file;        // where it was loaded from (not a YAML key)
 };
 
 }  // namespace c3sim::hw

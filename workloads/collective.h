@@ -14,13 +14,13 @@ enum class CollectiveImpl { cu, dma, vendor_zero_cta };
 
 const char* to_string(CollectiveOp op);
 const char* to_string(CollectiveImpl impl);
-std::optional<CollectiveOp> parse_collective_op(const std::string& s);   // "all_gather"/"all-gather"/"ag"
+std::optional<CollectiveOp> parse_collective_op(const std::string& s);  // "all_gather"/"all-gather"/"ag"
 std::optional<CollectiveImpl> parse_collective_impl(const std::string& s);
 const char* short_name(CollectiveOp op);  // "ag", "a2a", "rs", "ar"
 
 struct Collective {
   CollectiveOp op = CollectiveOp::all_gather;
-  std::int64_t bytes = 0;        // per-GPU output bytes
+  std::int64_t bytes = 0;  // per-GPU output bytes
   CollectiveImpl impl = CollectiveImpl::cu;
   std::optional<int> max_workgroups;  // cap on channels/CTAs; nullopt = library default
 };

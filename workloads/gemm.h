@@ -9,7 +9,7 @@
 namespace c3sim::wl {
 
 struct Gemm {
-  std::string tag;   // e.g. "cb1"; empty for an ad-hoc shape
+  std::string tag;  // e.g. "cb1"; empty for an ad-hoc shape
   std::int64_t m = 0;
   std::int64_t n = 0;
   std::int64_t k = 0;

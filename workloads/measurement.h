@@ -20,8 +20,8 @@ inline constexpr int kSchemaVersion = 1;
 
 // {"kind":"env"}: what produced the file.
 struct EnvRecord {
-  std::string producer;        // "c3sim" or "c3bench"
-  std::string hardware;        // preset name or GPU name
+  std::string producer;  // "c3sim" or "c3bench"
+  std::string hardware;  // preset name or GPU name
   int gpus = 0;
   int cus_per_gpu = 0;
   nlohmann::json details = nlohmann::json::object();  // clocks, driver, library versions, topology
@@ -32,7 +32,7 @@ struct IsoGemmRecord {
   std::string tag;
   std::int64_t m = 0, n = 0, k = 0;
   std::string dtype = "bf16";
-  int cus = 0;                 // CUs (SMs) available
+  int cus = 0;  // CUs (SMs) available
   double time_us = 0;
   std::optional<double> spread_us;  // measured: (max - min) or IQR of trials
   int trials = 1;
@@ -41,9 +41,9 @@ struct IsoGemmRecord {
 
 // {"kind":"iso_coll"}: one collective alone.
 struct IsoCollRecord {
-  std::string op;              // "all_gather", ...
-  std::int64_t bytes = 0;      // per-GPU output bytes
-  std::string impl;            // "cu", "dma", "vendor_zero_cta"
+  std::string op;          // "all_gather", ...
+  std::int64_t bytes = 0;  // per-GPU output bytes
+  std::string impl;        // "cu", "dma", "vendor_zero_cta"
   int gpus = 0;
   std::optional<int> workgroups;  // CU/CTA limit (cu impl)
   std::optional<int> engines;     // engines used (dma impl)
@@ -55,8 +55,8 @@ struct IsoCollRecord {
 
 // {"kind":"c3"}: GEMM and collective concurrently under one policy.
 struct C3Record {
-  std::string scenario;        // scenario name
-  std::string policy;          // "base", "sp", "rp:32", ...
+  std::string scenario;  // scenario name
+  std::string policy;    // "base", "sp", "rp:32", ...
   std::string gemm_tag;
   std::int64_t m = 0, n = 0, k = 0;
   std::string dtype = "bf16";
@@ -64,13 +64,13 @@ struct C3Record {
   std::int64_t bytes = 0;
   std::string impl;
   int gpus = 0;
-  double time_us = 0;          // total: first launch to both done
-  double gemm_time_us = 0;     // GEMM's own span inside the run
-  double coll_time_us = 0;     // collective's own span inside the run
-  std::optional<double> iso_gemm_us;   // isolated baselines measured/predicted beside this run
+  double time_us = 0;                 // total: first launch to both done
+  double gemm_time_us = 0;            // GEMM's own span inside the run
+  double coll_time_us = 0;            // collective's own span inside the run
+  std::optional<double> iso_gemm_us;  // isolated baselines measured/predicted beside this run
   std::optional<double> iso_coll_us;
-  std::optional<double> speedup;       // serial / time
-  std::optional<double> ideal_speedup; // serial / max(iso)
+  std::optional<double> speedup;        // serial / time
+  std::optional<double> ideal_speedup;  // serial / max(iso)
   std::optional<double> percent_of_ideal;
   std::optional<double> spread_us;
   int trials = 1;

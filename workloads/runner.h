@@ -12,8 +12,8 @@ namespace c3sim::wl {
 
 struct RunRequest {
   Scenario scenario;
-  std::vector<std::string> policies;   // "base", "sp", "prio", "rp:32", "dma", ...
-  std::vector<int> gemm_cu_limits;     // extra iso_gemm records under these CU/SM limits
+  std::vector<std::string> policies;       // "base", "sp", "prio", "rp:32", "dma", ...
+  std::vector<int> gemm_cu_limits;         // extra iso_gemm records under these CU/SM limits
   std::vector<int> coll_workgroup_limits;  // extra iso_coll records under these WG/CTA limits
   int warmups = 3;
   int trials = 9;

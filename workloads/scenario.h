@@ -18,11 +18,11 @@ const char* to_string(Taxonomy t);  // "G-long", "C-long", "GC-equal"
 Taxonomy classify(double gemm_time, double collective_time);
 
 struct Scenario {
-  std::string name;          // e.g. "mb1_896M_ag"
-  std::string tag;           // the paper's C3 tag, e.g. "mb1_896M"
-  std::string source;        // "LLaMA-70B", "synthetic", ...
+  std::string name;                        // e.g. "mb1_896M_ag"
+  std::string tag;                         // the paper's C3 tag, e.g. "mb1_896M"
+  std::string source;                      // "LLaMA-70B", "synthetic", ...
   std::optional<Taxonomy> paper_taxonomy;  // as printed in Table II, when from the catalog
-  std::optional<int> gpus;   // nullopt = every GPU of the node
+  std::optional<int> gpus;                 // nullopt = every GPU of the node
   Gemm gemm;
   Collective collective;
   std::vector<std::string> policies;  // policy names ("base", "sp", "rp:32", ...); empty = default

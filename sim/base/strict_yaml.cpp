@@ -49,7 +49,9 @@ YamlDocument load_yaml_file(const std::string& path) {
   return parse(text.str(), path);
 }
 
-YamlDocument load_yaml_string(const std::string& text, const std::string& label) { return parse(text, label); }
+YamlDocument load_yaml_string(const std::string& text, const std::string& label) {
+  return parse(text, label);
+}
 
 StrictMap::StrictMap(YAML::Node node, std::string file, std::string path)
     : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)) {

@@ -110,7 +110,9 @@ std::optional<double> parse_quantity(std::string_view text, Dimension want, std:
   for (const UnitEntry& u : kUnits) {
     if (u.symbol == unit) {
       if (u.dim != want) {
-        if (why) *why = fmt::format("unit '{}' in '{}' is wrong here; expected {}", unit, text, to_string(want));
+        if (why) {
+          *why = fmt::format("unit '{}' in '{}' is wrong here; expected {}", unit, text, to_string(want));
+        }
         return std::nullopt;
       }
       return value * u.scale;

@@ -4,8 +4,11 @@
 // FLOP/s, Hz) whatever unit string the YAML used. The YAML key of each field is given beside it;
 // hardware/presets/*.yaml document the source of every value.
 #include <cstdint>
+#include <array>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace c3sim::hw {
 
@@ -17,6 +20,13 @@ int dtype_bytes(Dtype d);
 const char* to_string(Dtype d);
 const char* to_string(Topology t);
 const char* to_string(EngineMap m);
+
+inline constexpr std::array<Dtype, 5> kAllDtypes{Dtype::bf16, Dtype::fp16, Dtype::fp8, Dtype::fp32,
+                                                 Dtype::tf32};
+// Inverse of to_string; nullopt for an unknown spelling (callers turn that into an InputError).
+std::optional<Dtype> parse_dtype(std::string_view text);
+std::optional<Topology> parse_topology(std::string_view text);
+std::optional<EngineMap> parse_engine_map(std::string_view text);
 
 // spec.compute
 struct ComputeSpec {

@@ -115,7 +115,13 @@ std::optional<double> parse_quantity(std::string_view text, Dimension want, std:
         }
         return std::nullopt;
       }
-      return value * u.scale;
+      // A finite number can still overflow once scaled ("1e308 TB/s").
+      const double scaled = value * u.scale;
+      if (!std::isfinite(scaled)) {
+        if (why) *why = fmt::format("'{}' is out of range", text);
+        return std::nullopt;
+      }
+      return scaled;
     }
   }
   if (why) *why = fmt::format("unknown unit '{}' in '{}'; expected {}", unit, text, to_string(want));

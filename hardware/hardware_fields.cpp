@@ -1,0 +1,316 @@
+#include "hardware/hardware_fields.h"
+
+#include <charconv>
+#include <limits>
+#include <type_traits>
+
+#include <fmt/format.h>
+
+namespace c3sim::hw {
+
+namespace {
+
+// at<&NodeSpec::memory, &MemorySpec::hbm_bw> points at s.memory.hbm_bw (a fold over `.*`).
+template <auto... Path>
+FieldRef at(NodeSpec& s) {
+  return &(s.*....*Path);
+}
+
+// Peak FLOP rates live in a map keyed by dtype; only bf16 is required (the GEMM model's dtype).
+template <Dtype D>
+FieldRef peak(NodeSpec& s) {
+  return &s.compute.peak_flops[D];
+}
+template <Dtype D>
+bool has_peak(const NodeSpec& s) {
+  return s.compute.peak_flops.count(D) != 0;
+}
+
+using D = Dimension;
+using C = Constraint;
+using S = NodeSpec;
+using M = ModelParams;
+constexpr bool kReq = true;
+constexpr bool kOpt = false;
+
+// clang-format off
+// Order = the order to_yaml writes (the mi300x.yaml layout); each section's keys are contiguous.
+constexpr FieldDef kFields[] = {
+  {"name",        D::dimensionless, C::non_empty, kReq, at<&S::name>, nullptr},
+  {"description", D::dimensionless, C::none,      kReq, at<&S::description>, nullptr},
+
+  {"spec.compute.xcds",        D::dimensionless, C::positive, kReq, at<&S::compute, &ComputeSpec::xcds>, nullptr},
+  {"spec.compute.cus_per_xcd", D::dimensionless, C::positive, kReq, at<&S::compute, &ComputeSpec::cus_per_xcd>, nullptr},
+  {"spec.compute.clock",       D::frequency,     C::positive, kReq, at<&S::compute, &ComputeSpec::clock_hz>, nullptr},
+  {"spec.compute.peak.bf16",   D::flop_rate,     C::positive, kReq, peak<Dtype::bf16>, has_peak<Dtype::bf16>},
+  {"spec.compute.peak.fp16",   D::flop_rate,     C::positive, kOpt, peak<Dtype::fp16>, has_peak<Dtype::fp16>},
+  {"spec.compute.peak.fp8",    D::flop_rate,     C::positive, kOpt, peak<Dtype::fp8>,  has_peak<Dtype::fp8>},
+  {"spec.compute.peak.fp32",   D::flop_rate,     C::positive, kOpt, peak<Dtype::fp32>, has_peak<Dtype::fp32>},
+  {"spec.compute.peak.tf32",   D::flop_rate,     C::positive, kOpt, peak<Dtype::tf32>, has_peak<Dtype::tf32>},
+  {"spec.compute.cu_mask_granularity",    D::dimensionless, C::positive, kReq, at<&S::compute, &ComputeSpec::cu_mask_granularity>, nullptr},
+  {"spec.compute.stream_priority_levels", D::dimensionless, C::positive, kReq, at<&S::compute, &ComputeSpec::stream_priority_levels>, nullptr},
+
+  {"spec.memory.l2_per_xcd",           D::bytes,     C::positive,     kReq, at<&S::memory, &MemorySpec::l2_bytes_per_xcd>, nullptr},
+  {"spec.memory.l2_bandwidth_per_xcd", D::bandwidth, C::positive,     kReq, at<&S::memory, &MemorySpec::l2_bw_per_xcd>, nullptr},
+  {"spec.memory.llc",                  D::bytes,     C::non_negative, kReq, at<&S::memory, &MemorySpec::llc_bytes>, nullptr},
+  {"spec.memory.llc_bandwidth",        D::bandwidth, C::non_negative, kReq, at<&S::memory, &MemorySpec::llc_bw>, nullptr},
+  {"spec.memory.hbm",                  D::bytes,     C::positive,     kReq, at<&S::memory, &MemorySpec::hbm_bytes>, nullptr},
+  {"spec.memory.hbm_bandwidth",        D::bandwidth, C::positive,     kReq, at<&S::memory, &MemorySpec::hbm_bw>, nullptr},
+
+  {"spec.interconnect.gpus",           D::dimensionless, C::at_least_two, kReq, at<&S::interconnect, &InterconnectSpec::gpus>, nullptr},
+  {"spec.interconnect.topology",       D::dimensionless, C::none,         kReq, at<&S::interconnect, &InterconnectSpec::topology>, nullptr},
+  {"spec.interconnect.link_bandwidth", D::bandwidth,     C::positive,     kReq, at<&S::interconnect, &InterconnectSpec::link_bw>, nullptr},
+
+  {"spec.dma.engines",          D::dimensionless, C::positive, kReq, at<&S::dma, &DmaSpec::engines>, nullptr},
+  {"spec.dma.engine_bandwidth", D::bandwidth,     C::positive, kReq, at<&S::dma, &DmaSpec::engine_bw>, nullptr},
+  {"spec.dma.bypasses_l2",      D::dimensionless, C::none,     kReq, at<&S::dma, &DmaSpec::bypasses_l2>, nullptr},
+
+  {"model.gemm.macro_tile_m",      D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::macro_tile_m>, nullptr},
+  {"model.gemm.macro_tile_n",      D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::macro_tile_n>, nullptr},
+  {"model.gemm.persistent",        D::dimensionless, C::none,     kReq, at<&S::model, &M::gemm, &GemmModel::persistent>, nullptr},
+  {"model.gemm.matrix_efficiency", D::dimensionless, C::fraction, kReq, at<&S::model, &M::gemm, &GemmModel::matrix_efficiency>, nullptr},
+  {"model.gemm.l2_reuse_depth_k",  D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::l2_reuse_depth_k>, nullptr},
+
+  {"model.memory.xcd_fabric_bandwidth", D::bandwidth, C::positive,     kReq, at<&S::model, &M::memory, &MemoryModel::xcd_fabric_bw>, nullptr},
+  {"model.memory.llc_bandwidth",        D::bandwidth, C::non_negative, kReq, at<&S::model, &M::memory, &MemoryModel::llc_bw>, nullptr},
+  {"model.memory.hbm_bandwidth",        D::bandwidth, C::positive,     kReq, at<&S::model, &M::memory, &MemoryModel::hbm_bw>, nullptr},
+  {"model.memory.l2_bandwidth_per_xcd", D::bandwidth, C::positive,     kReq, at<&S::model, &M::memory, &MemoryModel::l2_bw_per_xcd>, nullptr},
+
+  {"model.collective.workgroup_copy_bandwidth",      D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::workgroup_copy_bw>, nullptr},
+  {"model.collective.link_bandwidth",                D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::link_bw>, nullptr},
+  {"model.collective.launch_latency",                D::time,          C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::launch_latency>, nullptr},
+  {"model.collective.step_latency",                  D::time,          C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::step_latency>, nullptr},
+  {"model.collective.default_workgroups_all_gather", D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::default_workgroups_all_gather>, nullptr},
+  {"model.collective.default_workgroups_all_to_all", D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::default_workgroups_all_to_all>, nullptr},
+  {"model.collective.default_workgroups_reduce",     D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::default_workgroups_reduce>, nullptr},
+  {"model.collective.all_to_all_copy_passes",        D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::all_to_all_copy_passes>, nullptr},
+  {"model.collective.all_gather_copy_passes",        D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::all_gather_copy_passes>, nullptr},
+  {"model.collective.l2_footprint_per_workgroup",    D::bytes,         C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::l2_footprint_per_workgroup>, nullptr},
+
+  {"model.dma.engine_bandwidth",   D::bandwidth,     C::positive,     kReq, at<&S::model, &M::dma, &DmaModel::engine_bw>, nullptr},
+  {"model.dma.submit_latency",     D::time,          C::non_negative, kReq, at<&S::model, &M::dma, &DmaModel::submit_latency>, nullptr},
+  {"model.dma.completion_latency", D::time,          C::non_negative, kReq, at<&S::model, &M::dma, &DmaModel::completion_latency>, nullptr},
+  {"model.dma.engine_map",         D::dimensionless, C::none,         kReq, at<&S::model, &M::dma, &DmaModel::engine_map>, nullptr},
+
+  {"model.dispatch.kernel_launch_latency",      D::time, C::non_negative, kReq, at<&S::model, &M::dispatch, &DispatchModel::kernel_launch_latency>, nullptr},
+  {"model.dispatch.c3_launch_gap",              D::time, C::non_negative, kReq, at<&S::model, &M::dispatch, &DispatchModel::c3_launch_gap>, nullptr},
+  {"model.dispatch.workgroup_dispatch_latency", D::time, C::non_negative, kReq, at<&S::model, &M::dispatch, &DispatchModel::workgroup_dispatch_latency>, nullptr},
+};
+// clang-format on
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+[[noreturn]] void fail(const FieldDef& f, const SourceLocation& where, const std::string& problem) {
+  throw InputError(where, std::string(f.key), problem);
+}
+
+int parse_int(const FieldDef& f, const std::string& text, const SourceLocation& where) {
+  const std::string_view s = trim(text);
+  long long v = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc::result_out_of_range) fail(f, where, fmt::format("'{}' is out of range", text));
+  if (ec != std::errc() || ptr != s.data() + s.size() || s.empty()) {
+    fail(f, where, fmt::format("'{}' is not an integer", text));
+  }
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
+    fail(f, where, fmt::format("'{}' is out of range", text));
+  }
+  return static_cast<int>(v);
+}
+
+template <typename E>
+E parse_enum(const FieldDef& f, const std::string& text, const SourceLocation& where,
+             std::optional<E> (*parse)(std::string_view), std::initializer_list<E> all) {
+  if (auto v = parse(trim(text))) return *v;
+  std::string choices;
+  for (E e : all) choices += fmt::format("{}{}", choices.empty() ? "" : ", ", to_string(e));
+  fail(f, where, fmt::format("'{}' is not one of: {}", text, choices));
+}
+
+// Units to try when writing a quantity back; parse_quantity decides what each one means, so the
+// writer cannot disagree with the reader about scales.
+std::span<const std::string_view> units_for(Dimension d) {
+  static constexpr std::string_view kBytes[] = {"B", "KiB", "MiB", "GiB", "TiB", "KB", "MB", "GB", "TB"};
+  static constexpr std::string_view kBandwidth[] = {"B/s", "MB/s", "GB/s", "TB/s", "MiB/s", "GiB/s", "TiB/s"};
+  static constexpr std::string_view kTime[] = {"s", "ms", "us", "ns", "ps"};
+  static constexpr std::string_view kFrequency[] = {"Hz", "kHz", "MHz", "GHz"};
+  static constexpr std::string_view kFlopRate[] = {"FLOP/s", "GFLOP/s", "TFLOP/s", "PFLOP/s"};
+  switch (d) {
+    case Dimension::bytes: return kBytes;
+    case Dimension::bandwidth: return kBandwidth;
+    case Dimension::time: return kTime;
+    case Dimension::frequency: return kFrequency;
+    case Dimension::flop_rate: return kFlopRate;
+    case Dimension::dimensionless: return {};
+  }
+  return {};
+}
+
+// The shortest "<number> <unit>" that parses back to exactly `v`; the base unit always does
+// ({} formats the shortest round-tripping decimal).
+std::string format_quantity(double v, Dimension dim) {
+  std::string best;
+  for (std::string_view unit : units_for(dim)) {
+    const auto base = parse_quantity(fmt::format("1 {}", unit), dim, nullptr);
+    if (!base) continue;
+    const std::string candidate = fmt::format("{} {}", v / *base, unit);
+    const auto back = parse_quantity(candidate, dim, nullptr);
+    if (back && *back == v && (best.empty() || candidate.size() < best.size())) best = candidate;
+  }
+  if (best.empty()) best = fmt::format("{} {}", v, units_for(dim).front());
+  return best;
+}
+
+std::string_view constraint_text(Constraint c) {
+  switch (c) {
+    case Constraint::none: return "";
+    case Constraint::non_empty: return "must not be empty";
+    case Constraint::positive: return "must be greater than 0";
+    case Constraint::non_negative: return "must not be negative";
+    case Constraint::at_least_two: return "must be at least 2";
+    case Constraint::fraction: return "must be in (0, 1]";
+  }
+  return "";
+}
+
+bool satisfies(double v, Constraint c) {
+  switch (c) {
+    case Constraint::positive: return v > 0;
+    case Constraint::non_negative: return v >= 0;
+    case Constraint::at_least_two: return v >= 2;
+    case Constraint::fraction: return v > 0 && v <= 1;
+    case Constraint::none:
+    case Constraint::non_empty: return true;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string_view FieldDef::section() const {
+  const auto dot = key.rfind('.');
+  return dot == std::string_view::npos ? std::string_view{} : key.substr(0, dot);
+}
+
+std::string_view FieldDef::leaf() const {
+  const auto dot = key.rfind('.');
+  return dot == std::string_view::npos ? key : key.substr(dot + 1);
+}
+
+std::span<const FieldDef> hardware_fields() { return kFields; }
+
+const FieldDef* find_field(std::string_view key) {
+  for (const FieldDef& f : kFields) {
+    if (f.key == key) return &f;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> field_names() {
+  std::vector<std::string> out;
+  for (const FieldDef& f : kFields) out.emplace_back(f.key);
+  return out;
+}
+
+void parse_field(const FieldDef& f, NodeSpec& spec, const std::string& text, const SourceLocation& where) {
+  const FieldRef ref = f.ref(spec);
+  std::visit(
+      [&](auto* p) {
+        using T = std::remove_pointer_t<decltype(p)>;
+        if constexpr (std::is_same_v<T, int>) {
+          *p = parse_int(f, text, where);
+        } else if constexpr (std::is_same_v<T, double>) {
+          std::string why;
+          const auto v = parse_quantity(text, f.dim, &why);
+          if (!v) fail(f, where, why);
+          *p = *v;
+        } else if constexpr (std::is_same_v<T, bool>) {
+          const std::string_view s = trim(text);
+          if (s != "true" && s != "false") fail(f, where, fmt::format("'{}' is not true or false", text));
+          *p = s == "true";
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          *p = text;
+        } else if constexpr (std::is_same_v<T, Topology>) {
+          *p = parse_enum<Topology>(f, text, where, parse_topology,
+                                    {Topology::fully_connected, Topology::switched});
+        } else {
+          static_assert(std::is_same_v<T, EngineMap>);
+          *p = parse_enum<EngineMap>(f, text, where, parse_engine_map,
+                                     {EngineMap::round_robin, EngineMap::per_peer});
+        }
+      },
+      ref);
+}
+
+void check_field(const FieldDef& f, const NodeSpec& spec, const SourceLocation& where) {
+  if (!f.is_present(spec)) {
+    if (f.required) fail(f, where, "required key is missing");
+    return;
+  }
+  NodeSpec copy = spec;  // ref() needs a mutable spec (it may create map entries)
+  const FieldRef ref = f.ref(copy);
+  std::visit(
+      [&](auto* p) {
+        using T = std::remove_pointer_t<decltype(p)>;
+        if constexpr (std::is_same_v<T, int>) {
+          if (!satisfies(*p, f.constraint)) fail(f, where, fmt::format("{} (got {})", constraint_text(f.constraint), *p));
+          if (*p > kMaxCount) fail(f, where, fmt::format("must be at most {} (got {})", kMaxCount, *p));
+        } else if constexpr (std::is_same_v<T, double>) {
+          if (!satisfies(*p, f.constraint)) {
+            fail(f, where, fmt::format("{} (got {})", constraint_text(f.constraint), format_field(f, spec)));
+          }
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          if (f.constraint == Constraint::non_empty && p->empty()) fail(f, where, "must not be empty");
+        }
+      },
+      ref);
+}
+
+std::string format_field(const FieldDef& f, const NodeSpec& spec) {
+  if (!f.is_present(spec)) return {};
+  NodeSpec copy = spec;
+  const FieldRef ref = f.ref(copy);
+  return std::visit(
+      [&](auto* p) -> std::string {
+        using T = std::remove_pointer_t<decltype(p)>;
+        if constexpr (std::is_same_v<T, int>) {
+          return fmt::format("{}", *p);
+        } else if constexpr (std::is_same_v<T, double>) {
+          if (f.dim == Dimension::dimensionless) return fmt::format("{}", *p);
+          return format_quantity(*p, f.dim);
+        } else if constexpr (std::is_same_v<T, bool>) {
+          return *p ? "true" : "false";
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          return *p;
+        } else {
+          return to_string(*p);
+        }
+      },
+      ref);
+}
+
+void set_field(NodeSpec& spec, const std::string& dotted_key, const std::string& value_text,
+               HardwareSourceMap* sources) {
+  const SourceLocation where{"<override>", 0, 0};
+  const FieldDef* f = find_field(dotted_key);
+  if (f == nullptr) {
+    throw InputError(where, dotted_key, "unknown hardware field (see field_names() / docs for the list)");
+  }
+  NodeSpec trial = spec;  // strong guarantee: spec is untouched when the value is rejected
+  parse_field(*f, trial, value_text, where);
+  check_field(*f, trial, where);
+  spec = std::move(trial);
+  if (sources != nullptr) sources->set(dotted_key, where);
+}
+
+std::string get_field(const NodeSpec& spec, const std::string& dotted_key) {
+  const FieldDef* f = find_field(dotted_key);
+  if (f == nullptr) throw InputError(SourceLocation{"<override>", 0, 0}, dotted_key, "unknown hardware field");
+  return format_field(*f, spec);
+}
+
+}  // namespace c3sim::hw

@@ -1,0 +1,67 @@
+#include "hardware/hardware_validate.h"
+
+#include <cstdint>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "hardware/hardware_fields.h"
+
+namespace c3sim::hw {
+
+namespace {
+
+[[noreturn]] void fail(const HardwareSourceMap& sources, const std::string& key, const std::string& problem) {
+  throw InputError(sources.at(key), key, problem);
+}
+
+void check_cu_budget(const NodeSpec& spec, const HardwareSourceMap& sources) {
+  // 64-bit product: both factors are capped at kMaxCount, their product is not.
+  const std::int64_t total = std::int64_t{spec.compute.xcds} * spec.compute.cus_per_xcd;
+  if (total > kMaxCount) {
+    fail(sources, "spec.compute.cus_per_xcd",
+         fmt::format("xcds x cus_per_xcd = {} CUs is more than {}", total, kMaxCount));
+  }
+  // Hopper has 132 SMs and allocates green-context partitions in groups of 8, so the granularity
+  // need not divide the CU count: masks are multiples of it and the remainder is unallocatable.
+  if (spec.compute.cu_mask_granularity > total) {
+    fail(sources, "spec.compute.cu_mask_granularity",
+         fmt::format("{} is larger than the {} CUs of the GPU", spec.compute.cu_mask_granularity, total));
+  }
+  // A collective's workgroups must all be resident at once (they wait on each other).
+  const struct {
+    const char* key;
+    int value;
+  } workgroups[] = {
+      {"model.collective.default_workgroups_all_gather", spec.model.collective.default_workgroups_all_gather},
+      {"model.collective.default_workgroups_all_to_all", spec.model.collective.default_workgroups_all_to_all},
+      {"model.collective.default_workgroups_reduce", spec.model.collective.default_workgroups_reduce},
+  };
+  for (const auto& w : workgroups) {
+    if (w.value > total) fail(sources, w.key, fmt::format("{} is more than the {} CUs of the GPU", w.value, total));
+  }
+}
+
+// A memory-side LLC is optional (Hopper has none), but size and bandwidths must agree on whether
+// it exists.
+void check_llc(const NodeSpec& spec, const HardwareSourceMap& sources) {
+  const bool has_llc = spec.memory.llc_bytes > 0;
+  const auto check = [&](const char* key, double bw) {
+    if (has_llc && !(bw > 0)) fail(sources, key, "must be greater than 0 when spec.memory.llc is not 0");
+    if (!has_llc && bw != 0) fail(sources, key, "must be 0 when spec.memory.llc is 0 (no LLC)");
+  };
+  check("spec.memory.llc_bandwidth", spec.memory.llc_bw);
+  check("model.memory.llc_bandwidth", spec.model.memory.llc_bw);
+}
+
+}  // namespace
+
+void validate(const NodeSpec& spec, const HardwareSourceMap& sources) {
+  for (const FieldDef& f : hardware_fields()) check_field(f, spec, sources.at(std::string(f.key)));
+  check_cu_budget(spec, sources);
+  check_llc(spec, sources);
+}
+
+void validate(const NodeSpec& spec) { validate(spec, HardwareSourceMap(spec.source_file)); }
+
+}  // namespace c3sim::hw

@@ -257,7 +257,8 @@ void check_field(const FieldDef& f, const NodeSpec& spec, const SourceLocation& 
       [&](auto* p) {
         using T = std::remove_pointer_t<decltype(p)>;
         if constexpr (std::is_same_v<T, int>) {
-          if (!satisfies(*p, f.constraint)) fail(f, where, fmt::format("{} (got {})", constraint_text(f.constraint), *p));
+          if (!satisfies(*p, f.constraint))
+            fail(f, where, fmt::format("{} (got {})", constraint_text(f.constraint), *p));
           if (*p > kMaxCount) fail(f, where, fmt::format("must be at most {} (got {})", kMaxCount, *p));
         } else if constexpr (std::is_same_v<T, double>) {
           if (!satisfies(*p, f.constraint)) {
@@ -309,7 +310,8 @@ void set_field(NodeSpec& spec, const std::string& dotted_key, const std::string&
 
 std::string get_field(const NodeSpec& spec, const std::string& dotted_key) {
   const FieldDef* f = find_field(dotted_key);
-  if (f == nullptr) throw InputError(SourceLocation{"<override>", 0, 0}, dotted_key, "unknown hardware field");
+  if (f == nullptr)
+    throw InputError(SourceLocation{"<override>", 0, 0}, dotted_key, "unknown hardware field");
   return format_field(*f, spec);
 }
 

@@ -32,12 +32,12 @@ enum class Constraint {
 using FieldRef = std::variant<int*, double*, bool*, std::string*, Topology*, EngineMap*>;
 
 struct FieldDef {
-  std::string_view key;                // dotted YAML key, e.g. "spec.memory.hbm_bandwidth"
-  Dimension dim;                       // for double fields
+  std::string_view key;  // dotted YAML key, e.g. "spec.memory.hbm_bandwidth"
+  Dimension dim;         // for double fields
   Constraint constraint;
-  bool required;                       // optional fields (extra peak dtypes) may be absent
-  FieldRef (*ref)(NodeSpec&);          // may create the value (map entries) on demand
-  bool (*present)(const NodeSpec&);    // nullptr: always present
+  bool required;                     // optional fields (extra peak dtypes) may be absent
+  FieldRef (*ref)(NodeSpec&);        // may create the value (map entries) on demand
+  bool (*present)(const NodeSpec&);  // nullptr: always present
 
   [[nodiscard]] std::string_view section() const;  // "spec.memory" ("" for top-level keys)
   [[nodiscard]] std::string_view leaf() const;     // "hbm_bandwidth"

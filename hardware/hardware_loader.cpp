@@ -37,9 +37,9 @@ struct MergedTree {
 // One hardware document and what its relative `extends:` paths are resolved against.
 struct Layer {
   YamlDocument doc;
-  std::string identity;          // for cycle detection: "preset:NAME" or a canonical path
-  bool embedded = false;         // a built-in preset (extends may name only presets)
-  std::optional<fs::path> dir;   // directory of a file; nullopt = current directory
+  std::string identity;         // for cycle detection: "preset:NAME" or a canonical path
+  bool embedded = false;        // a built-in preset (extends may name only presets)
+  std::optional<fs::path> dir;  // directory of a file; nullopt = current directory
 };
 
 std::string preset_list() {
@@ -49,8 +49,8 @@ std::string preset_list() {
 }
 
 Layer open_preset(const EmbeddedPreset& p) {
-  return Layer{load_yaml_string(std::string(p.text), std::string(p.path)), "preset:" + std::string(p.name), true,
-               std::nullopt};
+  return Layer{load_yaml_string(std::string(p.text), std::string(p.path)), "preset:" + std::string(p.name),
+               true, std::nullopt};
 }
 
 bool regular_file_exists(const fs::path& p) {
@@ -76,8 +76,8 @@ Layer resolve_extends(const Layer& from, const std::string& target, const Source
   const fs::path candidate = from.dir ? *from.dir / target : fs::path(target);
   if (!regular_file_exists(candidate)) {
     throw InputError(where, "extends",
-                     fmt::format("'{}' is neither a preset ({}) nor a readable file (looked for '{}')", target,
-                                 preset_list(), candidate.string()));
+                     fmt::format("'{}' is neither a preset ({}) nor a readable file (looked for '{}')",
+                                 target, preset_list(), candidate.string()));
   }
   return open_file(candidate);
 }
@@ -171,7 +171,8 @@ LoadedHardware load_layer(const Layer& top) {
     const std::string key(f.key);
     auto it = tree.values.find(key);
     if (it == tree.values.end()) {
-      if (f.required) throw InputError(missing_location(tree, std::string(f.section())), key, "required key is missing");
+      if (f.required)
+        throw InputError(missing_location(tree, std::string(f.section())), key, "required key is missing");
       continue;
     }
     parse_field(f, out.spec, it->second.text, it->second.where);
@@ -193,7 +194,9 @@ LoadedHardware load_hardware_with_sources(const std::string& name_or_path) {
   return load_layer(open_file(name_or_path));
 }
 
-NodeSpec load_hardware(const std::string& name_or_path) { return load_hardware_with_sources(name_or_path).spec; }
+NodeSpec load_hardware(const std::string& name_or_path) {
+  return load_hardware_with_sources(name_or_path).spec;
+}
 
 LoadedHardware load_hardware_from_string_with_sources(const std::string& text, const std::string& label) {
   return load_layer(Layer{load_yaml_string(text, label), "<string>:" + label, false, std::nullopt});

@@ -38,7 +38,8 @@ void check_cu_budget(const NodeSpec& spec, const HardwareSourceMap& sources) {
       {"model.collective.default_workgroups_reduce", spec.model.collective.default_workgroups_reduce},
   };
   for (const auto& w : workgroups) {
-    if (w.value > total) fail(sources, w.key, fmt::format("{} is more than the {} CUs of the GPU", w.value, total));
+    if (w.value > total)
+      fail(sources, w.key, fmt::format("{} is more than the {} CUs of the GPU", w.value, total));
   }
 }
 

@@ -3,8 +3,8 @@
 // parameters (`model:`). All quantities are stored in SI base units (bytes, bytes/s, seconds,
 // FLOP/s, Hz) whatever unit string the YAML used. The YAML key of each field is given beside it;
 // hardware/presets/*.yaml document the source of every value.
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>

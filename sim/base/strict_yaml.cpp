@@ -53,8 +53,8 @@ YamlDocument load_yaml_string(const std::string& text, const std::string& label)
   return parse(text, label);
 }
 
-StrictMap::StrictMap(YAML::Node node, std::string file, std::string path)
-    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)) {
+StrictMap::StrictMap(const YAML::Node& node, std::string file, std::string path)
+    : node_(node), file_(std::move(file)), path_(std::move(path)) {
   if (!node_.IsMap()) {
     throw InputError(location_of(node_, file_), path_,
                      fmt::format("expected a mapping, found {}", node_type_name(node_)));

@@ -28,7 +28,7 @@ YamlDocument load_yaml_string(const std::string& text, const std::string& label)
 class StrictMap {
 public:
   // `node` must be a mapping; `path` is the dotted key prefix used in messages ("spec.memory").
-  StrictMap(YAML::Node node, std::string file, std::string path);
+  StrictMap(const YAML::Node& node, std::string file, std::string path);
 
   [[nodiscard]] bool has(const std::string& key) const;
   [[nodiscard]] std::vector<std::string> keys() const;

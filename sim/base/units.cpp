@@ -12,7 +12,7 @@ namespace c3sim {
 namespace {
 
 TimePs saturating_round(double ps) {
-  constexpr double kMax = static_cast<double>(std::numeric_limits<TimePs>::max() / 2);
+  constexpr double kMax = static_cast<double>(std::numeric_limits<TimePs>::max()) / 2.0;
   if (!(ps < kMax)) return std::numeric_limits<TimePs>::max() / 2;
   if (ps < -kMax) return -std::numeric_limits<TimePs>::max() / 2;
   return static_cast<TimePs>(std::llround(ps));

@@ -87,12 +87,23 @@ nlohmann::json to_json(const C3Record& r);
 nlohmann::json to_json(const Record& r);
 
 // Parses one JSON Lines record; throws InputError naming file, line and key on any problem
-// (unknown kind, missing field, wrong type, negative time, unsupported schema version).
+// (unknown kind, missing field, unknown field, wrong type, negative time, unsupported schema
+// version). Every field that is not std::optional is required, except the strings and objects
+// that to_json omits when empty (tag, gemm_tag, details, extra, attribution). Collective op and
+// impl accept the aliases of parse_collective_op/impl and come back canonical.
+// to_json throws ModelError for a non-finite number (a producer bug: JSON cannot hold it).
 Record record_from_json(const nlohmann::json& j, const SourceLocation& where);
 
 // Reads a whole .jsonl file (blank lines allowed). Throws InputError on the first bad line.
 std::vector<Record> read_measurements(const std::string& path);
+// The same over text already in memory (`label` names it in messages; the fuzz target uses this).
+std::vector<Record> read_measurements_string(const std::string& text, const std::string& label);
 // Writes records as JSON Lines, one per line, deterministic key order (nlohmann sorts keys).
 std::string to_jsonl(const std::vector<Record>& records);
+
+// "env", "iso_gemm", "iso_coll" or "c3".
+const char* kind_of(const Record& r);
+// Shortest text that reads back as exactly `v` ("0.1", "1e+300"), independent of locale.
+std::string format_double(double v);
 
 }  // namespace c3sim::wl

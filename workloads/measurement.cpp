@@ -1,0 +1,295 @@
+// The measurement schema's JSON form. Writing omits optional and empty fields; reading is strict
+// (StrictJsonObject) so a typo in a hand-edited or foreign file is an error, not a silent zero.
+#include "workloads/measurement.h"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "hardware/node_spec.h"
+#include "workloads/collective.h"
+#include "workloads/strict_json.h"
+
+namespace c3sim::wl {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::int64_t kMaxInt = std::numeric_limits<int>::max();
+constexpr std::int64_t kMaxI64 = std::numeric_limits<std::int64_t>::max();
+
+json header(const char* kind) { return json{{"schema", kSchemaName}, {"version", kSchemaVersion}, {"kind", kind}}; }
+
+double finite(double v, const char* key) {
+  if (!std::isfinite(v)) throw ModelError(fmt::format("measurement field '{}' is not finite ({})", key, v));
+  return v;
+}
+
+void put(json& j, const char* key, double v) { j[key] = finite(v, key); }
+void put_opt(json& j, const char* key, const std::optional<double>& v) {
+  if (v) put(j, key, *v);
+}
+void put_opt(json& j, const char* key, const std::optional<int>& v) {
+  if (v) j[key] = *v;
+}
+void put_nonempty(json& j, const char* key, const std::string& v) {
+  if (!v.empty()) j[key] = v;
+}
+void put_nonempty(json& j, const char* key, const json& v) {
+  if (!v.is_null() && !v.empty()) j[key] = v;
+}
+
+void put_shape(json& j, std::int64_t m, std::int64_t n, std::int64_t k, const std::string& dtype) {
+  j["m"] = m;
+  j["n"] = n;
+  j["k"] = k;
+  j["dtype"] = dtype;
+}
+
+// --- reading ---------------------------------------------------------------------------------
+
+std::string dtype_field(StrictJsonObject& o) {
+  std::string d = o.string("dtype");
+  if (!hw::parse_dtype(d)) o.fail("dtype", fmt::format("unknown dtype '{}'", d));
+  return d;
+}
+
+std::string op_field(StrictJsonObject& o) {
+  const std::string s = o.string("op");
+  const std::optional<CollectiveOp> op = parse_collective_op(s);
+  if (!op) o.fail("op", fmt::format("unknown collective '{}'", s));
+  return to_string(*op);
+}
+
+std::string impl_field(StrictJsonObject& o) {
+  const std::string s = o.string("impl");
+  const std::optional<CollectiveImpl> impl = parse_collective_impl(s);
+  if (!impl) o.fail("impl", fmt::format("unknown collective implementation '{}'", s));
+  return to_string(*impl);
+}
+
+int positive_int(StrictJsonObject& o, const char* key) { return static_cast<int>(o.integer(key, 1, kMaxInt)); }
+
+std::optional<int> optional_positive_int(StrictJsonObject& o, const char* key) {
+  const auto v = o.optional_integer(key, 1, kMaxInt);
+  if (!v) return std::nullopt;
+  return static_cast<int>(*v);
+}
+
+EnvRecord read_env(StrictJsonObject& o) {
+  EnvRecord r;
+  r.producer = o.string("producer");
+  r.hardware = o.string("hardware");
+  r.gpus = positive_int(o, "gpus");
+  r.cus_per_gpu = positive_int(o, "cus_per_gpu");
+  r.details = o.optional_object("details");
+  return r;
+}
+
+IsoGemmRecord read_iso_gemm(StrictJsonObject& o) {
+  IsoGemmRecord r;
+  r.tag = o.optional_string("tag");
+  r.m = o.integer("m", 1, kMaxI64);
+  r.n = o.integer("n", 1, kMaxI64);
+  r.k = o.integer("k", 1, kMaxI64);
+  r.dtype = dtype_field(o);
+  r.cus = positive_int(o, "cus");
+  r.time_us = o.number("time_us", 0);
+  r.spread_us = o.optional_number("spread_us", 0);
+  r.trials = positive_int(o, "trials");
+  r.extra = o.optional_object("extra");
+  return r;
+}
+
+IsoCollRecord read_iso_coll(StrictJsonObject& o) {
+  IsoCollRecord r;
+  r.op = op_field(o);
+  r.bytes = o.integer("bytes", 1, kMaxI64);
+  r.impl = impl_field(o);
+  r.gpus = positive_int(o, "gpus");
+  r.workgroups = optional_positive_int(o, "workgroups");
+  r.engines = optional_positive_int(o, "engines");
+  r.time_us = o.number("time_us", 0);
+  r.spread_us = o.optional_number("spread_us", 0);
+  r.trials = positive_int(o, "trials");
+  r.extra = o.optional_object("extra");
+  return r;
+}
+
+C3Record read_c3(StrictJsonObject& o) {
+  C3Record r;
+  r.scenario = o.string("scenario");
+  r.policy = o.string("policy");
+  r.gemm_tag = o.optional_string("gemm_tag");
+  r.m = o.integer("m", 1, kMaxI64);
+  r.n = o.integer("n", 1, kMaxI64);
+  r.k = o.integer("k", 1, kMaxI64);
+  r.dtype = dtype_field(o);
+  r.op = op_field(o);
+  r.bytes = o.integer("bytes", 1, kMaxI64);
+  r.impl = impl_field(o);
+  r.gpus = positive_int(o, "gpus");
+  r.time_us = o.number("time_us", 0);
+  r.gemm_time_us = o.number("gemm_time_us", 0);
+  r.coll_time_us = o.number("coll_time_us", 0);
+  r.iso_gemm_us = o.optional_number("iso_gemm_us", 0);
+  r.iso_coll_us = o.optional_number("iso_coll_us", 0);
+  r.speedup = o.optional_number("speedup", 0);
+  r.ideal_speedup = o.optional_number("ideal_speedup", 0);
+  r.percent_of_ideal = o.optional_number("percent_of_ideal", 0);
+  r.spread_us = o.optional_number("spread_us", 0);
+  r.trials = positive_int(o, "trials");
+  r.attribution = o.optional_object("attribution");
+  r.extra = o.optional_object("extra");
+  return r;
+}
+
+}  // namespace
+
+json to_json(const EnvRecord& r) {
+  json j = header("env");
+  j["producer"] = r.producer;
+  j["hardware"] = r.hardware;
+  j["gpus"] = r.gpus;
+  j["cus_per_gpu"] = r.cus_per_gpu;
+  put_nonempty(j, "details", r.details);
+  return j;
+}
+
+json to_json(const IsoGemmRecord& r) {
+  json j = header("iso_gemm");
+  put_nonempty(j, "tag", r.tag);
+  put_shape(j, r.m, r.n, r.k, r.dtype);
+  j["cus"] = r.cus;
+  put(j, "time_us", r.time_us);
+  put_opt(j, "spread_us", r.spread_us);
+  j["trials"] = r.trials;
+  put_nonempty(j, "extra", r.extra);
+  return j;
+}
+
+json to_json(const IsoCollRecord& r) {
+  json j = header("iso_coll");
+  j["op"] = r.op;
+  j["bytes"] = r.bytes;
+  j["impl"] = r.impl;
+  j["gpus"] = r.gpus;
+  put_opt(j, "workgroups", r.workgroups);
+  put_opt(j, "engines", r.engines);
+  put(j, "time_us", r.time_us);
+  put_opt(j, "spread_us", r.spread_us);
+  j["trials"] = r.trials;
+  put_nonempty(j, "extra", r.extra);
+  return j;
+}
+
+json to_json(const C3Record& r) {
+  json j = header("c3");
+  j["scenario"] = r.scenario;
+  j["policy"] = r.policy;
+  put_nonempty(j, "gemm_tag", r.gemm_tag);
+  put_shape(j, r.m, r.n, r.k, r.dtype);
+  j["op"] = r.op;
+  j["bytes"] = r.bytes;
+  j["impl"] = r.impl;
+  j["gpus"] = r.gpus;
+  put(j, "time_us", r.time_us);
+  put(j, "gemm_time_us", r.gemm_time_us);
+  put(j, "coll_time_us", r.coll_time_us);
+  put_opt(j, "iso_gemm_us", r.iso_gemm_us);
+  put_opt(j, "iso_coll_us", r.iso_coll_us);
+  put_opt(j, "speedup", r.speedup);
+  put_opt(j, "ideal_speedup", r.ideal_speedup);
+  put_opt(j, "percent_of_ideal", r.percent_of_ideal);
+  put_opt(j, "spread_us", r.spread_us);
+  j["trials"] = r.trials;
+  put_nonempty(j, "attribution", r.attribution);
+  put_nonempty(j, "extra", r.extra);
+  return j;
+}
+
+json to_json(const Record& r) {
+  return std::visit([](const auto& x) { return to_json(x); }, r);
+}
+
+const char* kind_of(const Record& r) {
+  struct Kind {
+    const char* operator()(const EnvRecord&) const { return "env"; }
+    const char* operator()(const IsoGemmRecord&) const { return "iso_gemm"; }
+    const char* operator()(const IsoCollRecord&) const { return "iso_coll"; }
+    const char* operator()(const C3Record&) const { return "c3"; }
+  };
+  return std::visit(Kind{}, r);
+}
+
+Record record_from_json(const json& j, const SourceLocation& where) {
+  StrictJsonObject o(j, where);
+  const std::string schema = o.string("schema");
+  if (schema != kSchemaName) o.fail("schema", fmt::format("'{}' is not '{}'", schema, kSchemaName));
+  const std::int64_t version = o.integer("version", std::numeric_limits<std::int64_t>::min(), kMaxI64);
+  if (version > kSchemaVersion) {
+    o.fail("version", fmt::format("schema version {} is newer than this build reads ({})", version, kSchemaVersion));
+  }
+  if (version < 1) o.fail("version", fmt::format("schema version {} does not exist (first is 1)", version));
+  const std::string kind = o.string("kind");
+  Record r;
+  if (kind == "env") {
+    r = read_env(o);
+  } else if (kind == "iso_gemm") {
+    r = read_iso_gemm(o);
+  } else if (kind == "iso_coll") {
+    r = read_iso_coll(o);
+  } else if (kind == "c3") {
+    r = read_c3(o);
+  } else {
+    o.fail("kind", fmt::format("unknown record kind '{}' (env, iso_gemm, iso_coll, c3)", kind));
+  }
+  o.finish();
+  return r;
+}
+
+std::vector<Record> read_measurements_string(const std::string& text, const std::string& label) {
+  std::vector<Record> out;
+  std::istringstream in(text);
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    json j;
+    try {
+      j = json::parse(line);
+    } catch (const json::parse_error& e) {
+      const int column = e.byte > static_cast<std::size_t>(kMaxInt) ? 0 : static_cast<int>(e.byte);
+      throw InputError(SourceLocation{label, line_no, column}, "", fmt::format("malformed JSON: {}", e.what()));
+    }
+    out.push_back(record_from_json(j, SourceLocation{label, line_no, 0}));
+  }
+  return out;
+}
+
+std::vector<Record> read_measurements(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot open file (missing or unreadable)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return read_measurements_string(text.str(), path);
+}
+
+std::string to_jsonl(const std::vector<Record>& records) {
+  std::string out;
+  for (const Record& r : records) {
+    out += to_json(r).dump();
+    out += '\n';
+  }
+  return out;
+}
+
+std::string format_double(double v) { return fmt::format("{}", v); }
+
+}  // namespace c3sim::wl

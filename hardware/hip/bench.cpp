@@ -1,0 +1,134 @@
+#include "hardware/hip/bench.h"
+
+#include "hardware/hip/check.h"
+
+namespace c3sim::bench {
+
+std::string CollConfig::describe() const {
+  switch (impl) {
+    case wl::CollectiveImpl::cu:
+      return max_ctas > 0 ? "cu,max_ctas=" + std::to_string(max_ctas) : "cu";
+    case wl::CollectiveImpl::dma:
+      return "dma," + dma.describe();
+    case wl::CollectiveImpl::vendor_zero_cta:
+      return "vendor_zero_cta";
+  }
+  return "?";
+}
+
+Bench::Bench()
+    : partitions_(devices_.highest_priority()),
+      gemm_(devices_.count()),
+      vendor_(devices_.count()),
+      dma_(devices_),
+      plain_(devices_.count(), false),
+      symmetric_(devices_.count(), true) {}
+
+void Bench::prepare_gemm(const wl::Gemm& gemm) { gemm_.prepare(gemm); }
+
+void Bench::prepare_collective(const CollShape& shape) {
+  shape_ = shape;
+  ++seed_;  // fresh data for every collective shape
+  plain_.prepare(shape, seed_);
+  symmetric_.prepare(shape, seed_);
+}
+
+std::uint64_t Bench::verify(const CollConfig& config) {
+  CollBuffers& buffers = config.impl == wl::CollectiveImpl::vendor_zero_cta ? symmetric_ : plain_;
+  buffers.poison_recv(shape_);
+  run_ungated(devices_, {coll_part(config)});
+  return buffers.count_mismatches(shape_, seed_);
+}
+
+Part Bench::gemm_part(int sm_limit) {
+  std::vector<StreamRef> streams;
+  int target = 0;
+  for (int g = 0; g < gpus(); ++g) {
+    if (sm_limit <= 0 || sm_limit >= units()) {
+      streams.push_back({g, devices_.stream(g, "gemm")});
+    } else {
+      const SmPartition& p = partitions_.get(g, sm_limit, units());
+      streams.push_back({g, p.group_stream(false)});
+      target = p.group_sms();
+    }
+  }
+  return {"gemm", streams, [this, streams, target] {
+            for (const StreamRef& s : streams) gemm_.enqueue(s.gpu, s.stream, target);
+          }};
+}
+
+Part Bench::gemm_part_beside(int group_units) {
+  std::vector<StreamRef> streams;
+  int target = 0;
+  for (int g = 0; g < gpus(); ++g) {
+    const SmPartition& p = partitions_.get(g, group_units, units());
+    streams.push_back({g, p.rest_stream()});
+    target = p.rest_sms();
+  }
+  return {"gemm", streams, [this, streams, target] {
+            for (const StreamRef& s : streams) gemm_.enqueue(s.gpu, s.stream, target);
+          }};
+}
+
+Part Bench::coll_part(const CollConfig& config, bool high_priority) {
+  switch (config.impl) {
+    case wl::CollectiveImpl::cu: {
+      auto streams = high_priority ? devices_.streams("coll_high", devices_.highest_priority())
+                                   : devices_.streams("coll");
+      const int cap = config.max_ctas;
+      return {"coll", streams, [this, streams, cap] { vendor_.enqueue(shape_, plain_, streams, cap); }};
+    }
+    case wl::CollectiveImpl::vendor_zero_cta: {
+      auto streams = devices_.streams("coll_zero");
+      return {"coll", streams, [this, streams] { vendor_.enqueue_zero_cta(shape_, symmetric_, streams); }};
+    }
+    case wl::CollectiveImpl::dma: {
+      const DmaOptions options = config.dma;
+      return {"coll", dma_.streams(options), [this, options] { dma_.enqueue(shape_, plain_, options); }};
+    }
+  }
+  throw DeviceError("c3bench: unknown collective implementation");
+}
+
+Part Bench::coll_part_in(int group_units, bool high_priority) {
+  std::vector<StreamRef> streams;
+  int cap = 0;
+  for (int g = 0; g < gpus(); ++g) {
+    const SmPartition& p = partitions_.get(g, group_units, units());
+    streams.push_back({g, p.group_stream(high_priority)});
+    cap = p.group_sms();
+  }
+  return {"coll", streams, [this, streams, cap] { vendor_.enqueue(shape_, plain_, streams, cap); }};
+}
+
+std::pair<int, int> Bench::partition_units(int group_units) {
+  const SmPartition& p = partitions_.get(0, group_units, units());
+  return {p.group_sms(), p.rest_sms()};
+}
+
+std::vector<MeasuredTimes> Bench::measure(const std::vector<Measurement>& list, int warmups,
+                                          int trials) {
+  for (const Measurement& m : list) run_ungated(devices_, m.parts);
+  for (int w = 0; w < warmups; ++w) {
+    for (const Measurement& m : list) (void)run_gated(devices_, m.parts);
+  }
+  std::vector<std::vector<TrialTimes>> samples(list.size());
+  for (int t = 0; t < trials; ++t) {
+    for (std::size_t i = 0; i < list.size(); ++i) samples[i].push_back(run_gated(devices_, list[i].parts));
+  }
+  std::vector<MeasuredTimes> out(list.size());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    std::vector<double> totals;
+    std::vector<std::vector<double>> parts(list[i].parts.size());
+    for (const TrialTimes& s : samples[i]) {
+      totals.push_back(s.total_us);
+      for (std::size_t p = 0; p < parts.size(); ++p) parts[p].push_back(s.part_us[p]);
+    }
+    out[i].total = summarize(totals);
+    for (auto& p : parts) out[i].parts.push_back(summarize(p));
+    out[i].trials = trials;
+  }
+  return out;
+}
+
+}  // namespace c3sim::bench

@@ -1,0 +1,84 @@
+#pragma once
+// The measuring core shared by `c3bench run` and `c3bench sweep`: owns the GPUs, the BLAS and
+// collective resources and the buffers of the current GEMM and collective, builds the Parts a
+// trial runs (a GEMM, a collective of any implementation, on any stream or SM partition), checks
+// collectives' output bytes, and times lists of measurements with warm-ups and interleaved trials.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hardware/hip/blas_gemm.h"
+#include "hardware/hip/coll_buffers.h"
+#include "hardware/hip/device_set.h"
+#include "hardware/hip/dma_collective.h"
+#include "hardware/hip/sm_partition.h"
+#include "hardware/hip/stats.h"
+#include "hardware/hip/trial.h"
+#include "hardware/hip/vendor_collective.h"
+#include "workloads/gemm.h"
+
+namespace c3sim::bench {
+
+// How a collective runs: which implementation, its CTA cap (cu), its DMA options (dma).
+struct CollConfig {
+  wl::CollectiveImpl impl = wl::CollectiveImpl::cu;
+  int max_ctas = 0;  // cu only; 0 = library default
+  DmaOptions dma;
+  [[nodiscard]] std::string describe() const;
+};
+
+// One measurement: parts launched in this order; per trial, each part's time and the total.
+struct Measurement {
+  std::vector<Part> parts;
+};
+
+struct MeasuredTimes {
+  Summary total;
+  std::vector<Summary> parts;
+  int trials = 0;
+};
+
+class Bench {
+public:
+  Bench();
+
+  [[nodiscard]] DeviceSet& devices() { return devices_; }
+  [[nodiscard]] int gpus() const { return devices_.count(); }
+  [[nodiscard]] int units() const { return devices_.compute_units(0); }
+
+  void prepare_gemm(const wl::Gemm& gemm);
+  void prepare_collective(const CollShape& shape);
+  [[nodiscard]] const CollShape& collective() const { return shape_; }
+
+  // Runs the collective once on poisoned receive buffers and returns the number of wrong words.
+  std::uint64_t verify(const CollConfig& config);
+
+  // GEMM on every GPU: whole GPU (stream "gemm"), or on an SM group of >= sm_limit units.
+  Part gemm_part(int sm_limit = 0);
+  // GEMM on the "rest" side of each GPU's partition whose group has >= group_units units.
+  Part gemm_part_beside(int group_units);
+  // Collective on its own streams; high_priority puts a cu collective on the most urgent stream.
+  Part coll_part(const CollConfig& config, bool high_priority = false);
+  // cu collective inside each GPU's partition group of >= group_units, capped at that many CTAs.
+  Part coll_part_in(int group_units, bool high_priority = false);
+  // Units the partition for `group_units` really gives the group and the rest (rounding).
+  [[nodiscard]] std::pair<int, int> partition_units(int group_units);
+
+  // Primes each measurement once ungated, runs `warmups` gated rounds, then `trials` rounds in
+  // which every measurement runs once, in order: baselines are timed beside the concurrent runs.
+  std::vector<MeasuredTimes> measure(const std::vector<Measurement>& list, int warmups, int trials);
+
+private:
+  DeviceSet devices_;
+  SmPartitions partitions_;
+  BlasGemm gemm_;
+  VendorCollectives vendor_;
+  DmaCollectives dma_;
+  CollBuffers plain_;
+  CollBuffers symmetric_;
+  CollShape shape_;
+  std::uint64_t seed_ = 0x5EEDull;
+};
+
+}  // namespace c3sim::bench

@@ -1,0 +1,56 @@
+#pragma once
+// Every visible GPU of the node, driven from one host thread: peer access between all pairs,
+// named streams per GPU (created on first use), timing events, and the host-mapped release flag
+// the gate kernels poll. One process drives all GPUs so that the gate can release every GPU at
+// once and host-driven DMA submission is serialized on one thread, as in the paper's ConCCL.
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hardware/hip/gpu_runtime.h"
+
+namespace c3sim::bench {
+
+struct StreamRef {
+  int gpu = 0;
+  hipStream_t stream = nullptr;
+};
+
+class DeviceSet {
+public:
+  DeviceSet();
+  ~DeviceSet();
+  DeviceSet(const DeviceSet&) = delete;
+  DeviceSet& operator=(const DeviceSet&) = delete;
+
+  [[nodiscard]] int count() const { return static_cast<int>(gpus_.size()); }
+  [[nodiscard]] int compute_units(int gpu) const { return gpus_.at(gpu).compute_units; }
+  [[nodiscard]] int highest_priority() const { return highest_priority_; }
+
+  // A stream on `gpu` named `name` (same name, same stream), created non-blocking with
+  // `priority` on first use (0 = normal, highest_priority() = most urgent).
+  hipStream_t stream(int gpu, const std::string& name, int priority = 0);
+  // Streams named `name` on every GPU, in GPU order.
+  std::vector<StreamRef> streams(const std::string& name, int priority = 0);
+  // The i-th timing event of `gpu` (created on first use; reused across trials).
+  hipEvent_t event(int gpu, std::size_t index);
+
+  // Gate flag: device-visible pointers to host-mapped words.
+  [[nodiscard]] volatile int* release_flag() const { return flags_; }
+  [[nodiscard]] int* timeout_flag() const { return flags_ + 1; }
+
+  void synchronize_all();
+
+private:
+  struct Gpu {
+    int compute_units = 0;
+    std::map<std::string, hipStream_t> streams;
+    std::vector<hipEvent_t> events;
+  };
+  std::vector<Gpu> gpus_;
+  int highest_priority_ = 0;
+  int* flags_ = nullptr;
+};
+
+}  // namespace c3sim::bench

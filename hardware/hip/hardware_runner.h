@@ -1,0 +1,32 @@
+#pragma once
+// The real-hardware implementation of wl::Runner (the simulated one lives in models/): runs a
+// scenario's isolated baselines and its concurrent GEMM + collective under each policy on every
+// visible GPU and returns records in the shared measurement schema.
+#include <vector>
+
+#include "hardware/hip/bench.h"
+#include "hardware/hip/policy.h"
+#include "workloads/runner.h"
+
+namespace c3sim::bench {
+
+class HardwareRunner final : public wl::Runner {
+public:
+  // `dma` configures the project's DMA collective (engines, chunks, push/pull).
+  explicit HardwareRunner(DmaOptions dma = {});
+
+  [[nodiscard]] wl::EnvRecord environment() override;
+  // Records, in order: iso_gemm (whole GPU, then each limit), iso_coll (cu, each CTA limit, dma,
+  // vendor_zero_cta), then one c3 per policy. Throws DeviceError if a collective's output bytes
+  // are wrong, InputError for a scenario this node cannot run.
+  [[nodiscard]] std::vector<wl::Record> run(const wl::RunRequest& request) override;
+
+  [[nodiscard]] Bench& bench() { return bench_; }
+  [[nodiscard]] const DmaOptions& dma_options() const { return dma_; }
+
+private:
+  Bench bench_;
+  DmaOptions dma_;
+};
+
+}  // namespace c3sim::bench

@@ -1,0 +1,128 @@
+#include "hardware/hip/kernels.h"
+
+#include "hardware/hip/check.h"
+
+namespace c3sim::bench {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr unsigned kMaxBlocks = 65535u * 8u;
+
+__device__ __forceinline__ std::uint64_t device_ns() {
+#if defined(C3BENCH_AMD)
+  return wall_clock64() * 10ull;  // 100 MHz constant clock on CDNA3
+#else
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#endif
+}
+
+__device__ __forceinline__ std::uint32_t hash_word(std::uint64_t seed, int rank, std::uint64_t i) {
+  // splitmix64 of (seed, rank, index): cheap, and no two (rank, index) pairs collide in practice.
+  std::uint64_t z = seed ^ (static_cast<std::uint64_t>(rank) << 48) ^ (i * 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return static_cast<std::uint32_t>(z);
+}
+
+__global__ void gate_kernel(const volatile int* release, int* timed_out, std::uint64_t timeout_ns) {
+  const std::uint64_t start = device_ns();
+  while (*release == 0) {
+    if (device_ns() - start > timeout_ns) {
+      *timed_out = 1;
+      return;
+    }
+#if !defined(C3BENCH_AMD)
+    __nanosleep(1000);
+#endif
+  }
+}
+
+__global__ void fill_words_kernel(std::uint32_t* words, std::size_t count, std::uint64_t seed,
+                                  int rank, std::size_t first_word) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += stride) {
+    words[i] = hash_word(seed, rank, first_word + i);
+  }
+}
+
+__global__ void fill_bf16_kernel(std::uint16_t* values, std::size_t count, std::uint64_t seed) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += stride) {
+    // Uniform in [-1, 1): sign, exponent 126 (0.5..1) or lower, 7 random mantissa bits.
+    const std::uint32_t h = hash_word(seed, 0, i);
+    const std::uint32_t sign = (h >> 31) << 15;
+    const std::uint32_t exponent = 120u + ((h >> 24) & 7u);  // 2^-7 .. 2^0
+    const std::uint32_t mantissa = h & 0x7Fu;
+    values[i] = static_cast<std::uint16_t>(sign | (exponent << 7) | mantissa);
+  }
+}
+
+__global__ void fill_constant_kernel(std::uint32_t* words, std::size_t count, std::uint32_t value) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += stride) {
+    words[i] = value;
+  }
+}
+
+__global__ void verify_kernel(const std::uint32_t* recv, std::size_t total_words, int ranks, int me,
+                              int layout, std::uint64_t seed, unsigned long long* mismatches) {
+  const std::size_t block_words = total_words / static_cast<std::size_t>(ranks);
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  unsigned long long bad = 0;
+  for (std::size_t r = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       r < total_words; r += stride) {
+    const int src = static_cast<int>(r / block_words);
+    const std::size_t within = r % block_words;
+    // all-gather: block `src` is src's whole send buffer; all-to-all: it is src's block `me`.
+    const std::size_t word = layout == 0 ? within : static_cast<std::size_t>(me) * block_words + within;
+    if (recv[r] != hash_word(seed, src, word)) ++bad;
+  }
+  if (bad != 0) atomicAdd(mismatches, bad);
+}
+
+unsigned blocks_for(std::size_t count) {
+  const std::size_t want = (count + kThreads - 1) / kThreads;
+  return static_cast<unsigned>(want < kMaxBlocks ? (want == 0 ? 1 : want) : kMaxBlocks);
+}
+
+}  // namespace
+
+void launch_gate(hipStream_t stream, const volatile int* release, int* timed_out,
+                 std::uint64_t timeout_ns) {
+  gate_kernel<<<1, 1, 0, stream>>>(release, timed_out, timeout_ns);
+  C3_LAUNCHED();
+}
+
+void launch_fill_words(hipStream_t stream, std::uint32_t* words, std::size_t count,
+                       std::uint64_t seed, int rank, std::size_t first_word) {
+  fill_words_kernel<<<blocks_for(count), kThreads, 0, stream>>>(words, count, seed, rank, first_word);
+  C3_LAUNCHED();
+}
+
+void launch_fill_bf16(hipStream_t stream, std::uint16_t* values, std::size_t count,
+                      std::uint64_t seed) {
+  fill_bf16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(values, count, seed);
+  C3_LAUNCHED();
+}
+
+void launch_fill_constant(hipStream_t stream, std::uint32_t* words, std::size_t count,
+                          std::uint32_t value) {
+  fill_constant_kernel<<<blocks_for(count), kThreads, 0, stream>>>(words, count, value);
+  C3_LAUNCHED();
+}
+
+void launch_verify(hipStream_t stream, const std::uint32_t* recv, std::size_t total_words,
+                   int ranks, int me, CollLayout layout, std::uint64_t seed,
+                   unsigned long long* mismatches) {
+  verify_kernel<<<blocks_for(total_words), kThreads, 0, stream>>>(
+      recv, total_words, ranks, me, static_cast<int>(layout), seed, mismatches);
+  C3_LAUNCHED();
+}
+
+}  // namespace c3sim::bench

@@ -1,0 +1,300 @@
+// c3bench: measures C3 scenarios (a GEMM and a collective at once) on the GPUs of this node and
+// writes the measurement schema c3sim writes. The only place in c3bench that prints or exits:
+// 0 success, 1 internal error, 2 bad input (scenario file, options), 3 GPU/library failure.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "hardware/hip/device_error.h"
+#include "hardware/hip/gpu_runtime.h"
+#include "hardware/hip/hardware_runner.h"
+#include "hardware/hip/policy.h"
+#include "hardware/hip/sweeps.h"
+#include "sim/base/errors.h"
+#include "sim/base/units.h"
+#include "workloads/scenario_io.h"
+
+namespace {
+
+using c3sim::InputError;
+namespace bench = c3sim::bench;
+namespace wl = c3sim::wl;
+
+struct CommonOptions {
+  std::string scenario_file;
+  std::string output;  // empty = stdout
+  int warmups = 2;
+  int trials = 5;
+  int dma_engines = 1;
+  int dma_chunks = 1;
+  std::string dma_mode = "push";
+  bool dma_single = false;
+};
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::string item;
+  for (char c : s + ",") {
+    if (c == ',') {
+      if (!item.empty()) out.push_back(item);
+      item.clear();
+    } else if (c != ' ') {
+      item += c;
+    }
+  }
+  return out;
+}
+
+std::vector<int> parse_ints(const std::string& s, const std::string& option) {
+  std::vector<int> out;
+  for (const std::string& item : split_list(s)) {
+    try {
+      std::size_t used = 0;
+      const int v = std::stoi(item, &used);
+      if (used != item.size() || v < 1) throw std::invalid_argument(item);
+      out.push_back(v);
+    } catch (const std::exception&) {
+      throw InputError({}, option, "'" + item + "' is not a positive integer");
+    }
+  }
+  return out;
+}
+
+std::vector<std::int64_t> parse_sizes(const std::string& s, const std::string& option) {
+  std::vector<std::int64_t> out;
+  for (const std::string& item : split_list(s)) {
+    std::string why;
+    const auto v = c3sim::parse_quantity(item, c3sim::Dimension::bytes, &why);
+    if (!v || *v < 1 || *v != static_cast<double>(static_cast<std::int64_t>(*v))) {
+      throw InputError({}, option, "'" + item + "' is not a whole number of bytes such as 256MiB or 1GiB" +
+                                       (why.empty() ? "" : " (" + why + ")"));
+    }
+    out.push_back(static_cast<std::int64_t>(*v));
+  }
+  return out;
+}
+
+bench::DmaOptions dma_options(const CommonOptions& o) {
+  if (o.dma_mode != "push" && o.dma_mode != "pull") {
+    throw InputError({}, "--dma-mode", "expected push or pull, got '" + o.dma_mode + "'");
+  }
+  if (o.dma_engines < 1 || o.dma_chunks < 1) {
+    throw InputError({}, "--dma-engines/--dma-chunks", "must be at least 1");
+  }
+  return {o.dma_engines, o.dma_chunks, o.dma_mode == "pull", !o.dma_single};
+}
+
+// Writes to FILE.partial as records arrive and renames at the end: a finished run never leaves a
+// partial FILE, and an interrupted one leaves what it measured beside it.
+class RecordSink {
+public:
+  explicit RecordSink(std::string path) : path_(std::move(path)) {
+    if (!path_.empty()) {
+      file_.open(path_ + ".partial");
+      if (!file_) throw InputError({path_, 0, 0}, "-o", "cannot open " + path_ + ".partial for writing");
+    }
+  }
+  void write(const std::vector<wl::Record>& records) {
+    std::ostream& os = path_.empty() ? std::cout : file_;
+    os << wl::to_jsonl(records);
+    os.flush();
+  }
+  void finish() {
+    if (path_.empty()) return;
+    file_.close();
+    std::filesystem::rename(path_ + ".partial", path_);
+  }
+
+private:
+  std::string path_;
+  std::ofstream file_;
+};
+
+void check_runtime_limits(const CommonOptions& o) {
+  if (o.trials < 1) throw InputError({}, "--trials", "must be at least 1");
+  if (o.warmups < 0) throw InputError({}, "--warmups", "must be at least 0");
+}
+
+int command_run(const CommonOptions& o, const std::string& policy_list, const std::string& gemm_limits,
+                const std::string& cta_limits, const std::string& only) {
+  // Everything about the input is checked before the first GPU call.
+  check_runtime_limits(o);
+  std::vector<wl::Scenario> scenarios = wl::load_scenarios_file(o.scenario_file);
+  const std::vector<int> gemm_cu_limits = parse_ints(gemm_limits, "--gemm-sm-limits");
+  const std::vector<int> coll_limits = parse_ints(cta_limits, "--coll-cta-limits");
+  const bench::DmaOptions dma = dma_options(o);
+  std::optional<std::vector<std::string>> override_policies;
+  if (!policy_list.empty()) {
+    override_policies = policy_list == "all" ? bench::all_policy_names() : split_list(policy_list);
+  }
+  const std::set<std::string> only_names = [&] {
+    auto v = split_list(only);
+    return std::set<std::string>(v.begin(), v.end());
+  }();
+  std::vector<wl::RunRequest> requests;
+  for (const wl::Scenario& sc : scenarios) {
+    if (!only_names.empty() && !only_names.count(sc.name)) continue;
+    wl::RunRequest r;
+    r.scenario = sc;
+    r.policies = override_policies ? *override_policies
+                                   : (sc.policies.empty() ? bench::all_policy_names() : sc.policies);
+    if (override_policies) r.scenario.policy_locations.clear();
+    for (std::size_t i = 0; i < r.policies.size(); ++i) {
+      const c3sim::SourceLocation where = i < r.scenario.policy_locations.size()
+                                              ? r.scenario.policy_locations[i]
+                                              : c3sim::SourceLocation{o.scenario_file, 0, 0};
+      if (r.policies[i] == "all") throw InputError(where, "policies", "'all' is only valid for --policy");
+      (void)bench::parse_policy(r.policies[i], where, 0);
+    }
+    r.gemm_cu_limits = gemm_cu_limits;
+    r.coll_workgroup_limits = coll_limits;
+    r.warmups = o.warmups;
+    r.trials = o.trials;
+    requests.push_back(std::move(r));
+  }
+  if (requests.empty()) throw InputError({o.scenario_file, 0, 0}, "--only", "no scenario selected");
+  for (const wl::RunRequest& r : requests) {
+    if (r.scenario.collective.op != wl::CollectiveOp::all_gather &&
+        r.scenario.collective.op != wl::CollectiveOp::all_to_all) {
+      throw InputError(r.scenario.location, r.scenario.name + ".collective.op",
+                       "c3bench measures all_gather and all_to_all only");
+    }
+  }
+
+  RecordSink sink(o.output);
+  bench::HardwareRunner runner(dma);
+  sink.write({runner.environment()});
+  for (const wl::RunRequest& r : requests) {
+    std::cerr << "c3bench: " << r.scenario.name << " (" << r.policies.size() << " policies)\n";
+    sink.write(runner.run(r));
+  }
+  sink.finish();
+  return 0;
+}
+
+int command_sweep(const CommonOptions& o, const std::string& what, const std::string& sm_limits,
+                  const std::string& cta_limits, const std::string& sizes, const std::string& engine_bytes) {
+  check_runtime_limits(o);
+  bench::SweepRequest q;
+  q.what = split_list(what);
+  if (q.what.size() == 1 && q.what[0] == "all") {
+    q.what = {"gemm_sms", "coll_ctas", "dma_size", "dma_engines", "dma_latency"};
+  }
+  bench::validate_sweep(q);
+  if (!o.scenario_file.empty()) {
+    std::set<std::string> seen;
+    for (const wl::Scenario& sc : wl::load_scenarios_file(o.scenario_file)) {
+      if (seen.insert(sc.gemm.shape_string()).second) q.gemms.push_back(sc.gemm);
+    }
+  }
+  q.sm_limits = parse_ints(sm_limits, "--sm-limits");
+  q.cta_limits = parse_ints(cta_limits, "--cta-limits");
+  q.sizes = parse_sizes(sizes, "--sizes");
+  const auto eb = parse_sizes(engine_bytes, "--engine-sweep-bytes");
+  if (eb.size() != 1) throw InputError({}, "--engine-sweep-bytes", "expected one size");
+  q.engine_sweep_bytes = eb[0];
+  q.warmups = o.warmups;
+  q.trials = o.trials;
+  const bench::DmaOptions dma = dma_options(o);
+
+  RecordSink sink(o.output);
+  bench::HardwareRunner runner(dma);
+  sink.write({runner.environment()});
+  sink.write(bench::run_sweeps(runner, q));
+  sink.finish();
+  return 0;
+}
+
+void add_common(CLI::App* app, CommonOptions& o, bool scenario_required) {
+  auto* file = app->add_option("scenario", o.scenario_file, "Scenario YAML (see workloads/scenario_io.h)");
+  if (scenario_required) file->required();
+  app->add_option("-o,--output", o.output, "Write JSON Lines here (default: standard output)");
+  app->add_option("--warmups", o.warmups, "Gated warm-up rounds after one ungated priming run")
+      ->capture_default_str();
+  app->add_option("--trials", o.trials, "Timed rounds; records hold the median and max-min spread")
+      ->capture_default_str();
+  app->add_option("--dma-engines", o.dma_engines, "Own DMA collective: copy queues (streams) per GPU")
+      ->capture_default_str();
+  app->add_option("--dma-chunks", o.dma_chunks, "Own DMA collective: pieces per peer transfer")
+      ->capture_default_str();
+  app->add_option("--dma-mode", o.dma_mode, "Own DMA collective: push (write peers) or pull (read peers)")
+      ->capture_default_str();
+  app->add_flag("--dma-single", o.dma_single,
+                "Own DMA collective: one copy call per piece instead of one batched call per queue");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // c3bench never uses NVLink multicast (NVLS); keep NCCL from setting it up unless told otherwise.
+  setenv("NCCL_NVLS_ENABLE", "0", 0);
+
+  CLI::App app{std::string("c3bench: measure concurrent GEMM + collective (C3) scenarios on this "
+                           "node's GPUs (built for ") + c3sim::bench::kPlatform +
+               ") and write c3sim's JSON Lines measurement schema.\nExit codes: 0 ok, 1 internal "
+               "error, 2 bad input, 3 GPU or library failure."};
+  app.require_subcommand(1);
+
+  CommonOptions run_opts;
+  std::string policies, gemm_limits, cta_limits, only;
+  CLI::App* run = app.add_subcommand("run", "Run every scenario of a file: isolated baselines beside "
+                                            "concurrent runs under each policy");
+  add_common(run, run_opts, true);
+  run->add_option("--policy", policies,
+                  "Comma-separated policies overriding the file's, or 'all' (base, sp, prio, rp:16, "
+                  "rp:32, dma, dma_sp, vendor_zero_cta, vendor_zero_cta_sp). Known: base, sp, prio, "
+                  "rp:<n>, sp_rp:<n>, dma, dma_sp, vendor_zero_cta, vendor_zero_cta_sp");
+  run->add_option("--gemm-sm-limits", gemm_limits,
+                  "Extra iso_gemm records with the GEMM on an SM/CU group of at least these sizes, "
+                  "e.g. 64,100");
+  run->add_option("--coll-cta-limits", cta_limits,
+                  "Extra iso_coll records with the library collective capped at these CTA/channel "
+                  "counts, e.g. 8,16,32");
+  run->add_option("--only", only, "Comma-separated scenario names to run (default: all in the file)");
+
+  CommonOptions sweep_opts;
+  std::string what = "all", sm_limits = "8,16,32,48,64,80,96,112,124,132",
+              sweep_ctas = "1,2,4,8,16,24,32,48,64", sizes = "1MiB,4MiB,16MiB,64MiB,256MiB,1GiB,4GiB",
+              engine_bytes = "1GiB";
+  CLI::App* sweep = app.add_subcommand("sweep", "Calibration microbenchmarks (GEMMs from the scenario file)");
+  add_common(sweep, sweep_opts, false);
+  sweep->add_option("--what", what,
+                    "Comma-separated: gemm_sms, coll_ctas, dma_size, dma_engines, dma_latency, or all")
+      ->capture_default_str();
+  sweep->add_option("--sm-limits", sm_limits, "gemm_sms: SM/CU group sizes")->capture_default_str();
+  sweep->add_option("--cta-limits", sweep_ctas, "coll_ctas: CTA caps")->capture_default_str();
+  sweep->add_option("--sizes", sizes, "coll_ctas, dma_size: per-GPU output sizes")->capture_default_str();
+  sweep->add_option("--engine-sweep-bytes", engine_bytes, "dma_engines: the size swept")
+      ->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+
+  try {
+    if (run->parsed()) return command_run(run_opts, policies, gemm_limits, cta_limits, only);
+    if (sweep->parsed()) {
+      return command_sweep(sweep_opts, what, sm_limits, sweep_ctas, sizes, engine_bytes);
+    }
+  } catch (const InputError& e) {
+    std::cerr << "c3bench: error: " << e.what() << "\n";
+    return 2;
+  } catch (const bench::DeviceError& e) {
+    std::cerr << "c3bench: GPU error: " << e.what() << "\n";
+    return 3;
+  } catch (const std::exception& e) {
+    std::cerr << "c3bench: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return 1;
+}

@@ -1,0 +1,32 @@
+#pragma once
+// Calibration microbenchmarks (`c3bench sweep`), each writing ordinary iso_gemm / iso_coll
+// records so the simulator's calibration reads them like any measurement:
+//   gemm_sms     GEMM time vs SMs/CUs available (green-context / CU-mask groups)
+//   coll_ctas    vendor collective time vs CTAs/channels allowed (maxCTAs)
+//   dma_size     DMA, zero-CTA and kernel collectives vs size (bytes checked at every size)
+//   dma_engines  DMA collective vs queues per GPU, chunks, push/pull, batched or single copies
+//   dma_latency  submit and completion latency of one small peer transfer
+#include <string>
+#include <vector>
+
+#include "hardware/hip/hardware_runner.h"
+#include "workloads/scenario.h"
+
+namespace c3sim::bench {
+
+struct SweepRequest {
+  std::vector<std::string> what;       // names above
+  std::vector<wl::Gemm> gemms;         // shapes for gemm_sms
+  std::vector<int> sm_limits;          // gemm_sms
+  std::vector<int> cta_limits;         // coll_ctas
+  std::vector<std::int64_t> sizes;     // per-GPU output bytes for coll_ctas, dma_size
+  std::int64_t engine_sweep_bytes = 1ll << 30;
+  int warmups = 2;
+  int trials = 5;
+};
+
+// Throws InputError for an unknown sweep name (checked before any GPU work by validate_sweep).
+void validate_sweep(const SweepRequest& request);
+std::vector<wl::Record> run_sweeps(HardwareRunner& runner, const SweepRequest& request);
+
+}  // namespace c3sim::bench

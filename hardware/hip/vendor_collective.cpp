@@ -1,0 +1,117 @@
+#include "hardware/hip/vendor_collective.h"
+
+#include <string>
+
+#include "hardware/hip/check.h"
+
+namespace c3sim::bench {
+
+bool vendor_zero_cta_compiled() {
+#if defined(NCCL_CTA_POLICY_ZERO)
+  return true;
+#else
+  return false;
+#endif
+}
+
+VendorCollectives::~VendorCollectives() {
+  for (auto& [key, set] : sets_) {
+    for (std::size_t r = 0; r < set->comms.size(); ++r) {
+      (void)hipSetDevice(static_cast<int>(r));
+      if (!set->windows.empty()) {
+        (void)ncclCommWindowDeregister(set->comms[r], set->windows[2 * r]);
+        (void)ncclCommWindowDeregister(set->comms[r], set->windows[2 * r + 1]);
+      }
+      (void)ncclCommDestroy(set->comms[r]);
+    }
+  }
+}
+
+VendorCollectives::CommSet& VendorCollectives::comms(int key) {
+  if (auto it = sets_.find(key); it != sets_.end()) return *it->second;
+  auto set = std::make_unique<CommSet>();
+  set->comms.resize(static_cast<std::size_t>(gpus_));
+  ncclUniqueId id;
+  C3_NCCL(ncclGetUniqueId(&id));
+  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+  if (key == kZeroCtaKey) {
+#if defined(NCCL_CTA_POLICY_ZERO)
+    config.CTAPolicy = NCCL_CTA_POLICY_ZERO;
+#else
+    throw DeviceError("c3bench: this NCCL/RCCL has no zero-CTA policy (needs NCCL >= 2.28)");
+#endif
+  } else if (key > 0) {
+    config.maxCTAs = key;
+    config.minCTAs = 1;  // a cap below the default minimum must stay valid
+  }
+  C3_NCCL(ncclGroupStart());
+  for (int r = 0; r < gpus_; ++r) {
+    C3_HIP(hipSetDevice(r));
+    C3_NCCL(ncclCommInitRankConfig(&set->comms[static_cast<std::size_t>(r)], gpus_, id, r, &config));
+  }
+  C3_NCCL(ncclGroupEnd());
+  return *sets_.emplace(key, std::move(set)).first->second;
+}
+
+void VendorCollectives::register_windows(CommSet& set, CollBuffers& buffers) {
+  if (set.registered_generation == buffers.generation()) return;
+  if (!set.windows.empty()) {
+    C3_NCCL(ncclGroupStart());
+    for (int r = 0; r < gpus_; ++r) {
+      C3_HIP(hipSetDevice(r));
+      C3_NCCL(ncclCommWindowDeregister(set.comms[r], set.windows[2 * r]));
+      C3_NCCL(ncclCommWindowDeregister(set.comms[r], set.windows[2 * r + 1]));
+    }
+    C3_NCCL(ncclGroupEnd());
+  }
+  set.windows.assign(2 * static_cast<std::size_t>(gpus_), nullptr);
+  C3_NCCL(ncclGroupStart());
+  for (int r = 0; r < gpus_; ++r) {
+    C3_HIP(hipSetDevice(r));
+    C3_NCCL(ncclCommWindowRegister(set.comms[r], buffers.send(r), buffers.send_capacity(),
+                                   &set.windows[2 * r], NCCL_WIN_COLL_SYMMETRIC));
+    C3_NCCL(ncclCommWindowRegister(set.comms[r], buffers.recv(r), buffers.recv_capacity(),
+                                   &set.windows[2 * r + 1], NCCL_WIN_COLL_SYMMETRIC));
+  }
+  C3_NCCL(ncclGroupEnd());
+  set.registered_generation = buffers.generation();
+}
+
+void VendorCollectives::launch(const CollShape& shape, const CollBuffers& buffers,
+                               const std::vector<StreamRef>& streams, CommSet& set) {
+  // bf16 elements, like the weights the paper's all-gathers move.
+  const std::size_t block_elems = shape.block_bytes() / 2;
+  C3_NCCL(ncclGroupStart());
+  for (const StreamRef& s : streams) {
+    C3_HIP(hipSetDevice(s.gpu));
+    ncclComm_t comm = set.comms.at(static_cast<std::size_t>(s.gpu));
+    switch (shape.op) {
+      case wl::CollectiveOp::all_gather:
+        C3_NCCL(ncclAllGather(buffers.send(s.gpu), buffers.recv(s.gpu), block_elems, ncclBfloat16,
+                              comm, s.stream));
+        break;
+      case wl::CollectiveOp::all_to_all:
+        C3_NCCL(ncclAllToAll(buffers.send(s.gpu), buffers.recv(s.gpu), block_elems, ncclBfloat16,
+                             comm, s.stream));
+        break;
+      default:
+        throw DeviceError(std::string("c3bench: collective ") + wl::to_string(shape.op) +
+                          " is not implemented on hardware (all_gather, all_to_all are)");
+    }
+  }
+  C3_NCCL(ncclGroupEnd());
+}
+
+void VendorCollectives::enqueue(const CollShape& shape, const CollBuffers& buffers,
+                                const std::vector<StreamRef>& streams, int max_ctas) {
+  launch(shape, buffers, streams, comms(max_ctas));
+}
+
+void VendorCollectives::enqueue_zero_cta(const CollShape& shape, CollBuffers& symmetric,
+                                         const std::vector<StreamRef>& streams) {
+  CommSet& set = comms(kZeroCtaKey);
+  register_windows(set, symmetric);
+  launch(shape, symmetric, streams, set);
+}
+
+}  // namespace c3sim::bench

@@ -78,6 +78,7 @@ constexpr FieldDef kFields[] = {
 
   {"model.collective.workgroup_copy_bandwidth",      D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::workgroup_copy_bw>, nullptr},
   {"model.collective.link_bandwidth",                D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::link_bw>, nullptr},
+  {"model.collective.protocol_efficiency",           D::dimensionless, C::fraction,     kReq, at<&S::model, &M::collective, &CollectiveModel::protocol_efficiency>, nullptr},
   {"model.collective.launch_latency",                D::time,          C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::launch_latency>, nullptr},
   {"model.collective.step_latency",                  D::time,          C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::step_latency>, nullptr},
   {"model.collective.default_workgroups_all_gather", D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::default_workgroups_all_gather>, nullptr},

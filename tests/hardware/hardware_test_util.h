@@ -72,7 +72,7 @@ inline std::string expect_input_error(const std::function<void()>& fn, const std
   try {
     fn();
   } catch (const InputError& e) {
-    const std::string msg = e.what();
+    std::string msg = e.what();
     EXPECT_NE(msg.find(file), std::string::npos) << "file '" << file << "' not in: " << msg;
     if (line > 0) {
       EXPECT_NE(msg.find(":" + std::to_string(line) + ":"), std::string::npos)

@@ -267,6 +267,8 @@ std::vector<Record> read_measurements_string(const std::string& text, const std:
     } catch (const json::parse_error& e) {
       const int column = e.byte > static_cast<std::size_t>(kMaxInt) ? 0 : static_cast<int>(e.byte);
       throw InputError(SourceLocation{label, line_no, column}, "", fmt::format("malformed JSON: {}", e.what()));
+    } catch (const json::exception& e) {  // e.g. out_of_range 406: a number too large for a double
+      throw InputError(SourceLocation{label, line_no, 0}, "", fmt::format("unreadable JSON: {}", e.what()));
     }
     out.push_back(record_from_json(j, SourceLocation{label, line_no, 0}));
   }

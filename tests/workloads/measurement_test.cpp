@@ -236,6 +236,7 @@ TEST(Measurement, ErrorsNameTheJsonlLine) {
   bad["time_us"] = -5;
   EXPECT_EQ(line_of_error(good + "\n" + bad.dump() + "\n"), 2);
   EXPECT_EQ(line_of_error(good + " trailing\n"), 1);
+  EXPECT_EQ(line_of_error(good + "\n{\"x\": 1e999999}\n"), 2);  // too large for a double (fuzz find)
   EXPECT_TRUE(read_measurements_string("", "empty").empty());
 }
 

@@ -86,6 +86,8 @@ struct MemoryModel {
 struct CollectiveModel {
   double workgroup_copy_bw = 0;            // workgroup_copy_bandwidth: bytes/s one workgroup copies
   double link_bw = 0;                      // link_bandwidth: usable per direction (per peer or per GPU)
+  double protocol_efficiency = 1.0;        // protocol_efficiency: payload share of the link bytes a CU
+                                           //   collective achieves (flags, FIFO handshakes)
   double launch_latency = 0;               // launch_latency: kernel launch to first workgroup
   double step_latency = 0;                 // step_latency: per algorithm step (protocol handshake)
   int default_workgroups_all_gather = 64;  // default_workgroups_all_gather (RCCL default channels)

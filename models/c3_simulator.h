@@ -1,0 +1,109 @@
+#pragma once
+// Runs GEMMs and collectives, alone or concurrently under a policy, on the simulated node, and
+// attributes each kernel's slowdown to its causes.
+//
+// Attribution uses counterfactual re-runs of the same scenario and policy:
+//   compute run  - every kernel has private memory bandwidth and isolated hit rates, so only CU
+//                  sharing and dispatch order differ from isolation;
+//   cache run    - private bandwidth, shared caches;
+//   full run     - everything shared.
+// slowdown = dispatch delay + CUs unavailable (compute run - iso - delay) + cache (cache run -
+// compute run) + bandwidth (full - cache run), the last split over the shared resources that
+// limited the kernel in the full run, weighted by time and by the other kernel's share of them.
+#include <map>
+#include <optional>
+#include <string>
+
+#include "hardware/node_spec.h"
+#include "models/policy.h"
+#include "sim/engine/trace_recorder.h"
+#include "workloads/scenario.h"
+
+namespace c3sim::models {
+
+struct SimOptions {
+  int max_cohort_size = 1 << 30;  // 1 = per-workgroup fidelity mode
+  bool attribution = true;        // run the counterfactuals for c3 records
+};
+
+struct IsoGemmResult {
+  double time_us = 0;
+  int cus = 0;
+  std::int64_t workgroups = 0;
+  double l2_hit = 0;              // at full residency (first wave)
+  double llc_hit = 0;
+  double llc_bytes = 0;           // whole kernel
+  double hbm_bytes = 0;
+  [[nodiscard]] double llc_bw_gbps() const { return time_us > 0 ? llc_bytes / time_us * 1e-3 : 0; }
+};
+
+struct IsoCollResult {
+  double time_us = 0;
+  int workgroups = 0;             // CU implementation
+  int engines = 0;                // DMA implementation
+  double bytes_sent = 0;
+  double llc_bytes = 0;
+  [[nodiscard]] double llc_bw_gbps() const { return time_us > 0 ? llc_bytes / time_us * 1e-3 : 0; }
+};
+
+struct Attribution {
+  double slowdown_us = 0;         // concurrent time - isolated time
+  double dispatch_delay_us = 0;   // arrival to first workgroup on a CU (or first DMA transfer)
+  double cus_unavailable_us = 0;
+  double cache_us = 0;            // hit-rate loss from the co-runner
+  std::map<std::string, double> bandwidth_us;  // by resource group: hbm, llc, xcd_fabric, l2, link, dma_engine
+};
+
+struct C3Result {
+  std::string scenario;
+  std::string policy;
+  wl::CollectiveImpl impl = wl::CollectiveImpl::cu;
+  double total_us = 0;
+  double gemm_us = 0;             // from its launch to its end
+  double coll_us = 0;
+  double iso_gemm_us = 0;         // the serial baseline: GEMM on all CUs, CU collective by default
+  double iso_coll_us = 0;
+  std::optional<Attribution> gemm_attribution;
+  std::optional<Attribution> coll_attribution;
+  std::string chosen;             // for *_best sweeps: the policy that won
+
+  [[nodiscard]] double serial_us() const { return iso_gemm_us + iso_coll_us; }
+  [[nodiscard]] double speedup() const { return serial_us() / total_us; }
+  [[nodiscard]] double ideal_speedup() const { return serial_us() / std::max(iso_gemm_us, iso_coll_us); }
+  // (realized - 1) / (ideal - 1), as the paper reports it, in percent.
+  [[nodiscard]] double percent_of_ideal() const { return 100.0 * (speedup() - 1.0) / (ideal_speedup() - 1.0); }
+};
+
+class C3Simulator {
+public:
+  explicit C3Simulator(hw::NodeSpec spec, SimOptions options = {});
+
+  [[nodiscard]] const hw::NodeSpec& spec() const { return spec_; }
+
+  // `cus`: CUs left to the GEMM (a CU mask; multiples of the mask granularity), nullopt = all.
+  IsoGemmResult iso_gemm(const wl::Gemm& gemm, std::optional<int> cus = std::nullopt);
+  // `workgroups` caps a CU collective's channels; `engines` the copy engines a DMA one uses.
+  IsoCollResult iso_coll(const wl::Collective& coll, int gpus, std::optional<int> workgroups = std::nullopt,
+                         std::optional<int> engines = std::nullopt);
+
+  // One policy; `trace` records the run when given.
+  C3Result run(const wl::Scenario& scenario, const Policy& policy, engine::TraceRecorder* trace = nullptr);
+  // A policy by name, including the sweeps "rp_best", "sp_rp_best" and "dma_rp_best".
+  C3Result run_named(const wl::Scenario& scenario, const std::string& policy);
+
+  [[nodiscard]] int gpus_of(const wl::Scenario& scenario) const;
+
+private:
+  struct Setup;
+  struct Outcome;
+  Outcome simulate(const Setup& setup);
+  C3Result run_plan(const wl::Scenario& scenario, const std::string& name, const LaunchPlan& plan,
+                    engine::TraceRecorder* trace, bool attribution);
+
+  hw::NodeSpec spec_;
+  SimOptions options_;
+  std::map<std::string, IsoGemmResult> gemm_cache_;
+  std::map<std::string, IsoCollResult> coll_cache_;
+};
+
+}  // namespace c3sim::models

@@ -1,0 +1,50 @@
+#include "models/cache_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace c3sim::models {
+
+CacheModel::CacheModel(const hw::NodeSpec& spec)
+    : xcds_(spec.compute.xcds),
+      l2_bytes_(spec.memory.l2_bytes_per_xcd),
+      llc_bytes_(spec.memory.llc_bytes > 0 ? spec.memory.llc_bytes : spec.memory.l2_bytes_per_xcd * spec.compute.xcds),
+      reuse_depth_k_(spec.model.gemm.l2_reuse_depth_k),
+      comm_wg_footprint_(spec.model.collective.l2_footprint_per_workgroup) {}
+
+double CacheModel::l2_hit(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd, int comm_wgs) const {
+  if (tiles_on_xcd <= 0) return 0.0;
+  // Tiles on this XCD: every xcds-th tile of the dispatch order.
+  std::set<std::int64_t> rows;
+  std::set<std::int64_t> cols;
+  const std::int64_t total = g.tiles();
+  for (int j = 0; j < tiles_on_xcd; ++j) {
+    const std::int64_t t = (first_tile + static_cast<std::int64_t>(j) * xcds_) % total;
+    rows.insert(t / g.tiles_n);
+    cols.insert(t % g.tiles_n);
+  }
+  const double unique_rows = static_cast<double>(rows.size());
+  const double unique_cols = static_cast<double>(cols.size());
+  const double unique_fraction =
+      (unique_rows * g.tile_m + unique_cols * g.tile_n) / (tiles_on_xcd * (g.tile_m + g.tile_n));
+  const double footprint = (unique_rows * g.tile_m + unique_cols * g.tile_n) * reuse_depth_k_ * g.elt_bytes +
+                           comm_wgs * comm_wg_footprint_;
+  const double capacity_factor = footprint > 0 ? std::min(1.0, l2_bytes_ / footprint) : 1.0;
+  return std::clamp((1.0 - unique_fraction) * capacity_factor, 0.0, 1.0);
+}
+
+double CacheModel::llc_hit(const GemmGeometry& g, double l2_hit, int concurrent_tiles, double pollution_bytes) const {
+  const double miss_bytes = static_cast<double>(g.tiles()) * g.read_bytes_per_tile() * (1.0 - l2_hit);
+  if (miss_bytes <= 0) return 0.0;
+  // Compulsory misses (each input read once) can never hit.
+  const double reusable = std::max(0.0, 1.0 - (g.a_bytes + g.b_bytes) / miss_bytes);
+  const double rows_in_flight =
+      std::ceil(static_cast<double>(std::max(concurrent_tiles, 1)) / static_cast<double>(g.tiles_n)) + 1.0;
+  const double a_panel = g.tile_m * g.k * g.elt_bytes;
+  const double footprint = g.b_bytes + rows_in_flight * a_panel + pollution_bytes;
+  const double capacity_factor = std::min(1.0, llc_bytes_ / footprint);
+  return std::clamp(reusable * capacity_factor, 0.0, 1.0);
+}
+
+}  // namespace c3sim::models

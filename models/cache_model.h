@@ -1,0 +1,55 @@
+#pragma once
+// Capacity model of GEMM hit rates in the XCD L2 and the memory-side LLC.
+//
+// L2 (per XCD). Workgroups go round-robin over XCDs, tiles are numbered row-major (n fastest), so
+// the tiles resident on one XCD share some A row-panels and B column-panels. Sharing turns reads
+// into hits only while the shared panel stays in L2: the live footprint is the unique panels'
+// K-slices of depth `l2_reuse_depth_k`, plus what collective workgroups on the same XCD stage
+// through L2. hit = (1 - unique/total panel reads) * min(1, L2 / footprint). Fewer resident tiles
+// (fewer CUs) means a smaller footprint and more hits: why memory-bound GEMMs can speed up when
+// CUs are taken away (paper, Fig. 5 and footnote 3).
+//
+// LLC. L2 misses that re-read data (B panels are re-read once per row of tiles) hit the LLC only
+// while B plus the A panels of rows in flight, plus the streams of concurrent collectives, fit.
+// Without an LLC (Hopper) the same rule is applied to the L2 itself as the last level.
+#include <cstdint>
+
+#include "hardware/node_spec.h"
+
+namespace c3sim::models {
+
+struct GemmGeometry {
+  std::int64_t tiles_m = 0, tiles_n = 0;
+  double tile_m = 0, tile_n = 0;  // average tile size (rows, cols)
+  double k = 0;
+  double elt_bytes = 2;
+  double a_bytes = 0, b_bytes = 0;
+  [[nodiscard]] std::int64_t tiles() const { return tiles_m * tiles_n; }
+  [[nodiscard]] double read_bytes_per_tile() const { return k * (tile_m + tile_n) * elt_bytes; }
+};
+
+struct HitRates {
+  double l2 = 0;
+  double llc = 0;
+};
+
+class CacheModel {
+public:
+  explicit CacheModel(const hw::NodeSpec& spec);
+
+  // Panel-sharing and capacity for `tiles_on_xcd` resident tiles starting near tile `first_tile`
+  // with `xcds` XCDs interleaved; `comm_wgs` collective workgroups share the L2.
+  [[nodiscard]] double l2_hit(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd, int comm_wgs) const;
+  // `concurrent_tiles` over the whole GPU; `pollution_bytes` from concurrent collectives.
+  [[nodiscard]] double llc_hit(const GemmGeometry& g, double l2_hit, int concurrent_tiles,
+                               double pollution_bytes) const;
+
+private:
+  int xcds_;
+  double l2_bytes_;
+  double llc_bytes_;  // last-level capacity: the LLC, or the L2 when there is none
+  int reuse_depth_k_;
+  double comm_wg_footprint_;
+};
+
+}  // namespace c3sim::models

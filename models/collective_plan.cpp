@@ -1,0 +1,81 @@
+#include "models/collective_plan.h"
+
+#include "sim/base/errors.h"
+
+namespace c3sim::models {
+
+int default_workgroups(wl::CollectiveOp op, const hw::NodeSpec& spec) {
+  switch (op) {
+    case wl::CollectiveOp::all_gather: return spec.model.collective.default_workgroups_all_gather;
+    case wl::CollectiveOp::all_to_all: return spec.model.collective.default_workgroups_all_to_all;
+    case wl::CollectiveOp::reduce_scatter:
+    case wl::CollectiveOp::all_reduce: return spec.model.collective.default_workgroups_reduce;
+  }
+  return 1;
+}
+
+CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& spec, int gpus,
+                               std::optional<int> workgroups) {
+  if (gpus < 2) throw ModelError("a collective needs at least 2 GPUs");
+  if (coll.bytes <= 0) throw ModelError("collective size must be positive");
+  CollectivePlan p;
+  p.coll = coll;
+  p.gpus = gpus;
+  p.peers = gpus - 1;
+  const double g = gpus;
+  const double bytes = static_cast<double>(coll.bytes);
+  const bool switched = spec.interconnect.topology == hw::Topology::switched;
+  const auto& cm = spec.model.collective;
+  switch (coll.op) {
+    case wl::CollectiveOp::all_gather:
+      p.bytes_sent = bytes / g * (g - 1);  // my shard to every peer
+      p.copy_passes = cm.all_gather_copy_passes;
+      p.algorithm = switched ? "ring" : "direct";
+      p.steps = switched ? gpus - 1 : 1;
+      p.llc_footprint = bytes + bytes / g;
+      break;
+    case wl::CollectiveOp::all_to_all:
+      p.bytes_sent = bytes / g * (g - 1);  // a distinct chunk to every peer
+      p.copy_passes = cm.all_to_all_copy_passes;
+      p.algorithm = "direct";
+      p.steps = 1;
+      p.llc_footprint = 2 * bytes;
+      break;
+    case wl::CollectiveOp::reduce_scatter:
+      p.bytes_sent = bytes * (g - 1);      // ring: (g-1) steps of one output-sized chunk
+      p.copy_passes = cm.all_gather_copy_passes + 1;  // reduce reads the local contribution too
+      p.reduction = true;
+      p.algorithm = "ring";
+      p.steps = gpus - 1;
+      p.llc_footprint = bytes * g + bytes;
+      break;
+    case wl::CollectiveOp::all_reduce:
+      p.bytes_sent = 2 * bytes / g * (g - 1);  // ring reduce-scatter then all-gather
+      p.copy_passes = cm.all_gather_copy_passes + 0.5;  // half the steps reduce
+      p.reduction = true;
+      p.algorithm = "ring";
+      p.steps = 2 * (gpus - 1);
+      p.llc_footprint = 2 * bytes;
+      break;
+  }
+  p.workgroups = workgroups.value_or(coll.max_workgroups.value_or(default_workgroups(coll.op, spec)));
+  if (p.workgroups <= 0) throw ModelError("a CU collective needs at least one workgroup");
+  return p;
+}
+
+double CollectivePlan::cu_fabric_bytes_per_byte() const {
+  // Every copy pass reads one byte into the XCD and writes one byte out of it.
+  return 2.0 * copy_passes;
+}
+
+double CollectivePlan::llc_bytes_per_byte(bool cu_impl) const {
+  // The LLC is memory-side: it sees every read and write, including FIFO staging.
+  return cu_impl ? 2.0 * copy_passes : 2.0;
+}
+
+double CollectivePlan::hbm_bytes_per_byte() const {
+  // Source read once, destination written once; FIFO staging stays in the caches.
+  return reduction ? 3.0 : 2.0;
+}
+
+}  // namespace c3sim::models

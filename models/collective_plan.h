@@ -1,0 +1,36 @@
+#pragma once
+// What a collective must move, independent of who moves it (CU kernel or copy engines).
+// Sizes follow the paper: `bytes` is the per-GPU output (the full gathered array for all-gather).
+#include <optional>
+#include <string>
+
+#include "hardware/node_spec.h"
+#include "workloads/collective.h"
+
+namespace c3sim::models {
+
+struct CollectivePlan {
+  wl::Collective coll;
+  int gpus = 0;
+  int peers = 0;
+  double bytes_sent = 0;       // per GPU, over its outgoing links
+  double copy_passes = 1;      // CU copies per sent byte (p2p FIFO: send into the peer's FIFO, copy out)
+  bool reduction = false;
+  int steps = 1;               // algorithm steps, each paying the protocol latency
+  const char* algorithm = "direct";
+  int workgroups = 0;          // CU implementation: channels (one workgroup each)
+  double llc_footprint = 0;    // bytes the collective streams through the LLC while it runs
+
+  // Per sent byte, on this GPU (incoming peer writes counted by symmetry):
+  [[nodiscard]] double cu_fabric_bytes_per_byte() const;  // XCD <-> LLC/HBM, CU implementation
+  [[nodiscard]] double llc_bytes_per_byte(bool cu_impl) const;
+  [[nodiscard]] double hbm_bytes_per_byte() const;
+};
+
+// `gpus` GPUs take part; `workgroups` overrides the library default (CU implementation).
+CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& spec, int gpus,
+                               std::optional<int> workgroups);
+
+int default_workgroups(wl::CollectiveOp op, const hw::NodeSpec& spec);
+
+}  // namespace c3sim::models

@@ -1,0 +1,32 @@
+#include "models/cu_collective.h"
+
+namespace c3sim::models {
+
+CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& spec, const NodeResources& res)
+    : plan_(std::move(plan)),
+      res_(res),
+      wg_rate_(spec.model.collective.workgroup_copy_bw / plan_.copy_passes),
+      startup_(s_to_ps(spec.model.collective.step_latency * plan_.steps)),
+      launch_latency_(s_to_ps(spec.model.collective.launch_latency)),
+      link_efficiency_(spec.model.collective.protocol_efficiency) {}
+
+engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& ctx) {
+  const MemoryResources& m = res_.memory(KernelClass::comm);
+  const auto x = static_cast<size_t>(ctx.xcd);
+  engine::CohortWork w;
+  w.work_per_wg = plan_.bytes_sent / plan_.workgroups;  // work unit: one byte sent
+  w.bound_per_wg = wg_rate_;
+  w.startup_latency = startup_;
+  const double fabric = plan_.cu_fabric_bytes_per_byte();
+  w.demands.push_back({m.l2[x], fabric});
+  w.demands.push_back({m.fabric[x], fabric});
+  if (m.llc >= 0) w.demands.push_back({m.llc, plan_.llc_bytes_per_byte(true)});
+  w.demands.push_back({m.hbm, plan_.hbm_bytes_per_byte()});
+  // Traffic spreads evenly over the peers' links (direct, or rings laid over every link).
+  // Protocol overhead (flags, FIFO handshakes) costs link bytes beyond the payload.
+  const double per_peer = 1.0 / plan_.peers / link_efficiency_;
+  for (int p = 0; p < plan_.peers; ++p) w.demands.push_back({res_.link_to_peer(p), per_peer});
+  return w;
+}
+
+}  // namespace c3sim::models

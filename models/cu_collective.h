@@ -1,0 +1,31 @@
+#pragma once
+// CU-based collective (RCCL/NCCL-like): a kernel of C channels, one workgroup each. Every channel
+// moves an equal share: local reads through its XCD's L2 and fabric, the outgoing links, and (by
+// symmetry) the peers' writes into local memory; capped by a per-workgroup copy rate. Saturation
+// points ("all-gather stops gaining near 32 CUs, all-to-all near 64") follow from that cap, the
+// copy passes per byte and the link bandwidth.
+#include "models/collective_plan.h"
+#include "models/interference_state.h"
+#include "models/node_resources.h"
+#include "sim/engine/workgroup_model.h"
+
+namespace c3sim::models {
+
+class CuCollectiveModel final : public engine::WorkgroupModel {
+public:
+  CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& spec, const NodeResources& res);
+
+  [[nodiscard]] engine::CohortWork cohort_work(const engine::CohortContext& ctx) override;
+  [[nodiscard]] const CollectivePlan& plan() const { return plan_; }
+  [[nodiscard]] TimePs launch_latency() const { return launch_latency_; }
+
+private:
+  CollectivePlan plan_;
+  const NodeResources& res_;
+  double wg_rate_;       // sent bytes per second one workgroup can push
+  TimePs startup_;       // protocol latency of all steps
+  TimePs launch_latency_;
+  double link_efficiency_;
+};
+
+}  // namespace c3sim::models

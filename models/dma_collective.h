@@ -1,0 +1,60 @@
+#pragma once
+// DMA-offloaded collective (ConCCL-like, paper Section VI-B): the collective becomes per-peer
+// transfers placed on copy engines. The host submits them one after another (each costs
+// `submit_latency` on the single host thread), each transfer is capped by its engine and its link
+// and shares LLC/HBM (MI300X engines sit beyond the XCD L2s, so no L2 or XCD-fabric traffic), and
+// the collective ends when the last copy's completion signal has reached the host.
+// Small sizes come out launch-bound from these costs, not from a size rule.
+//
+// `batched` models a vendor copy-engine path (NCCL zero-CTA via cudaMemcpyBatchAsync): one
+// submission for all transfers.
+#include <functional>
+#include <vector>
+
+#include "models/collective_plan.h"
+#include "models/interference_state.h"
+#include "models/node_resources.h"
+#include "sim/engine/simulation.h"
+
+namespace c3sim::models {
+
+struct DmaOptions {
+  int engines_used = 0;  // 0 = one per peer, capped at the engines present
+  bool batched = false;
+};
+
+struct DmaTransferRecord {
+  int engine = 0;
+  int peer = 0;
+  double bytes = 0;
+  TimePs start = 0;
+  TimePs end = 0;
+};
+
+class DmaCollective {
+public:
+  DmaCollective(engine::Simulation& sim, const NodeResources& res, const hw::NodeSpec& spec, CollectivePlan plan,
+                InterferenceState& state, DmaOptions options);
+
+  // Starts host-side submission now; `done` runs when the host has seen completion.
+  void start(std::function<void(TimePs)> done);
+
+  [[nodiscard]] const std::vector<DmaTransferRecord>& transfers() const { return records_; }
+  [[nodiscard]] int engines_used() const { return engines_used_; }
+
+private:
+  void transfer_done(TimePs now);
+
+  engine::Simulation& sim_;
+  const NodeResources& res_;
+  const hw::NodeSpec& spec_;
+  CollectivePlan plan_;
+  InterferenceState& state_;
+  DmaOptions options_;
+  int engines_used_ = 0;
+  int outstanding_ = 0;
+  std::vector<DmaTransferRecord> records_;
+  std::function<void(TimePs)> done_;
+};
+
+}  // namespace c3sim::models

@@ -1,0 +1,96 @@
+#include "models/gemm_kernel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/base/errors.h"
+
+namespace c3sim::models {
+
+GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_available) {
+  if (gemm.m <= 0 || gemm.n <= 0 || gemm.k <= 0) throw ModelError("plan_gemm: non-positive GEMM size");
+  const auto peak = spec.compute.peak_flops.find(gemm.dtype);
+  if (peak == spec.compute.peak_flops.end()) {
+    throw ModelError(std::string("hardware '") + spec.name + "' has no peak rate for dtype " + hw::to_string(gemm.dtype));
+  }
+  GemmPlan p;
+  p.gemm = gemm;
+  const double elt = hw::dtype_bytes(gemm.dtype);
+  GemmGeometry& g = p.geometry;
+  g.tiles_m = (gemm.m + spec.model.gemm.macro_tile_m - 1) / spec.model.gemm.macro_tile_m;
+  g.tiles_n = (gemm.n + spec.model.gemm.macro_tile_n - 1) / spec.model.gemm.macro_tile_n;
+  // Edge tiles are smaller; the average tile carries the exact total work.
+  g.tile_m = static_cast<double>(gemm.m) / static_cast<double>(g.tiles_m);
+  g.tile_n = static_cast<double>(gemm.n) / static_cast<double>(g.tiles_n);
+  g.k = static_cast<double>(gemm.k);
+  g.elt_bytes = elt;
+  g.a_bytes = static_cast<double>(gemm.m) * g.k * elt;
+  g.b_bytes = g.k * static_cast<double>(gemm.n) * elt;
+  p.flops_per_tile = 2.0 * g.tile_m * g.tile_n * g.k;
+  p.write_bytes_per_tile = g.tile_m * g.tile_n * elt;
+  p.cu_flop_rate = peak->second / spec.compute.total_cus() * spec.model.gemm.matrix_efficiency;
+  p.persistent = spec.model.gemm.persistent;
+  const std::int64_t tiles = g.tiles();
+  if (p.persistent) {
+    p.workgroups = std::min<std::int64_t>(tiles, std::max(1, cus_available));
+    p.tiles_per_wg = static_cast<double>(tiles) / static_cast<double>(p.workgroups);
+  } else {
+    p.workgroups = tiles;
+    p.tiles_per_wg = 1.0;
+  }
+  return p;
+}
+
+GemmWorkgroupModel::GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, const NodeResources& res,
+                                       const InterferenceState& state)
+    : plan_(std::move(plan)), cache_(spec), res_(res), state_(state),
+      last_() {}
+
+GemmTraffic GemmWorkgroupModel::traffic(const engine::CohortContext& ctx) const {
+  const auto xcd = static_cast<size_t>(ctx.xcd);
+  const int tiles_here = std::max(ctx.count, state_.gemm_tiles[xcd]);
+  const int comm_here = state_.isolate_caches ? 0 : state_.comm_wgs[xcd];
+  int tiles_total = 0;
+  for (int t : state_.gemm_tiles) tiles_total += t;
+  tiles_total = std::max(tiles_total, ctx.count);
+  const double pollution = state_.isolate_caches ? 0.0 : state_.llc_pollution_bytes;
+
+  GemmTraffic t;
+  const GemmGeometry& g = plan_.geometry;
+  // A persistent workgroup walks tiles wg, wg + grid, ...: its resident set is `grid` consecutive
+  // tiles, the same shape as a non-persistent wave.
+  t.hits.l2 = cache_.l2_hit(g, ctx.first_wg, tiles_here, comm_here);
+  t.hits.llc = cache_.llc_hit(g, t.hits.l2, tiles_total, pollution);
+  t.l2_read = g.read_bytes_per_tile();
+  const double miss = t.l2_read * (1.0 - t.hits.l2);
+  t.fabric = miss + plan_.write_bytes_per_tile;
+  t.llc = miss + plan_.write_bytes_per_tile;
+  t.hbm = miss * (1.0 - t.hits.llc) + plan_.write_bytes_per_tile;
+  return t;
+}
+
+engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) const {
+  const MemoryResources& m = res_.memory(KernelClass::gemm);
+  engine::CohortWork w;
+  w.work_per_wg = plan_.tiles_per_wg;
+  w.bound_per_wg = plan_.cu_flop_rate / plan_.flops_per_tile;  // tiles per second on one CU
+  const auto x = static_cast<size_t>(xcd);
+  w.demands.push_back({m.l2[x], t.l2_read});
+  w.demands.push_back({m.fabric[x], t.fabric});
+  if (m.llc >= 0) w.demands.push_back({m.llc, t.llc});
+  w.demands.push_back({m.hbm, t.hbm});
+  return w;
+}
+
+engine::CohortWork GemmWorkgroupModel::cohort_work(const engine::CohortContext& ctx) {
+  last_ = traffic(ctx);
+  return work_for(last_, ctx.xcd);
+}
+
+std::optional<engine::CohortWork> GemmWorkgroupModel::refresh(const engine::CohortContext& ctx) {
+  // Always hand back current demands: the solver skips flows whose rate does not change.
+  last_ = traffic(ctx);
+  return work_for(last_, ctx.xcd);
+}
+
+}  // namespace c3sim::models

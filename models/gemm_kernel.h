@@ -1,0 +1,65 @@
+#pragma once
+// The GEMM tile model: how a vendor library kernel splits C into macro-tiles, what one tile costs
+// (FLOPs on its CU; panel reads through L2, misses to LLC/HBM; the output write), and the
+// workgroup model the dispatcher uses to turn a cohort of tiles into a fluid flow. Wave
+// quantization and tail effects are not in any formula: they come out of the dispatcher.
+#include <cstdint>
+#include <optional>
+
+#include "hardware/node_spec.h"
+#include "models/cache_model.h"
+#include "models/interference_state.h"
+#include "models/node_resources.h"
+#include "sim/engine/workgroup_model.h"
+#include "workloads/gemm.h"
+
+namespace c3sim::models {
+
+struct GemmPlan {
+  wl::Gemm gemm;
+  GemmGeometry geometry;
+  bool persistent = false;
+  std::int64_t workgroups = 0;   // tiles, or the persistent grid
+  double tiles_per_wg = 1.0;
+  double flops_per_tile = 0;
+  double write_bytes_per_tile = 0;
+  double cu_flop_rate = 0;       // achieved FLOP/s of one CU on this dtype
+};
+
+// `cus_available`: CUs the kernel may use (sets a persistent kernel's grid, like
+// cublasSetSmCountTarget or a green context does).
+GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_available);
+
+struct GemmTraffic {
+  double l2_read = 0;   // bytes per tile, CU <- L2
+  double fabric = 0;    // bytes per tile between the XCD and LLC/HBM
+  double llc = 0;
+  double hbm = 0;
+  HitRates hits;
+};
+
+class GemmWorkgroupModel final : public engine::WorkgroupModel {
+public:
+  GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, const NodeResources& res, const InterferenceState& state);
+
+  [[nodiscard]] engine::CohortWork cohort_work(const engine::CohortContext& ctx) override;
+  [[nodiscard]] std::optional<engine::CohortWork> refresh(const engine::CohortContext& ctx) override;
+
+  [[nodiscard]] const GemmPlan& plan() const { return plan_; }
+  // Per-tile traffic for a cohort on `xcd` given the current residency.
+  [[nodiscard]] GemmTraffic traffic(const engine::CohortContext& ctx) const;
+  // Bytes moved at each level so far, integrated by the caller (for Fig. 6): per-tile traffic of
+  // the last cohort computed on each XCD.
+  [[nodiscard]] const GemmTraffic& last_traffic() const { return last_; }
+
+private:
+  engine::CohortWork work_for(const GemmTraffic& t, int xcd) const;
+
+  GemmPlan plan_;
+  CacheModel cache_;
+  const NodeResources& res_;
+  const InterferenceState& state_;
+  GemmTraffic last_;
+};
+
+}  // namespace c3sim::models

@@ -1,0 +1,39 @@
+#include "models/node_resources.h"
+
+#include <fmt/format.h>
+
+namespace c3sim::models {
+
+NodeResources::NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, bool private_memory)
+    : private_memory_(private_memory), peers_(spec.interconnect.gpus - 1) {
+  mem_.push_back(build_memory(sim, spec, private_memory ? "[gemm]" : ""));
+  if (private_memory) mem_.push_back(build_memory(sim, spec, "[comm]"));
+  if (spec.interconnect.topology == hw::Topology::fully_connected) {
+    for (int p = 0; p < peers_; ++p) {
+      links_.push_back(sim.add_resource(fmt::format("link_out{}", p), spec.model.collective.link_bw));
+    }
+  } else {
+    links_.push_back(sim.add_resource("switch_port_out", spec.model.collective.link_bw));
+  }
+  for (int e = 0; e < spec.dma.engines; ++e) {
+    engines_.push_back(sim.add_resource(fmt::format("dma{}", e), spec.model.dma.engine_bw));
+  }
+}
+
+MemoryResources NodeResources::build_memory(engine::Simulation& sim, const hw::NodeSpec& spec,
+                                            const std::string& suffix) {
+  MemoryResources m;
+  for (int x = 0; x < spec.compute.xcds; ++x) {
+    m.l2.push_back(sim.add_resource(fmt::format("l2_xcd{}{}", x, suffix), spec.model.memory.l2_bw_per_xcd));
+    m.fabric.push_back(sim.add_resource(fmt::format("fabric_xcd{}{}", x, suffix), spec.model.memory.xcd_fabric_bw));
+  }
+  if (spec.memory.llc_bytes > 0) m.llc = sim.add_resource("llc" + suffix, spec.model.memory.llc_bw);
+  m.hbm = sim.add_resource("hbm" + suffix, spec.model.memory.hbm_bw);
+  return m;
+}
+
+engine::ResourceId NodeResources::link_to_peer(int p) const {
+  return links_.size() == 1 ? links_[0] : links_[static_cast<size_t>(p)];
+}
+
+}  // namespace c3sim::models

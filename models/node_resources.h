@@ -1,0 +1,52 @@
+#pragma once
+// The shared resources of one GPU as fluid-solver resources, built from a NodeSpec.
+//
+// c3sim simulates one representative GPU: the paper's scenarios run the same GEMM and the same
+// collective on every GPU, so by symmetry every GPU sees the same contention. What a peer writes
+// into this GPU's memory is accounted as this GPU's own incoming traffic (it equals what this GPU
+// sends), and each outgoing link direction is a resource.
+//
+// With `private_memory` each kernel class gets its own copy of every memory resource: the
+// counterfactual used to attribute slowdown to bandwidth sharing (see c3_simulator.h).
+#include <string>
+#include <vector>
+
+#include "hardware/node_spec.h"
+#include "sim/engine/simulation.h"
+
+namespace c3sim::models {
+
+enum class KernelClass { gemm = 0, comm = 1 };
+
+struct MemoryResources {
+  std::vector<engine::ResourceId> l2;      // per XCD: CU <- L2 reads
+  std::vector<engine::ResourceId> fabric;  // per XCD: L2 misses and writes to LLC/HBM
+  engine::ResourceId llc = -1;             // -1 when the node has no memory-side LLC
+  engine::ResourceId hbm = -1;
+};
+
+class NodeResources {
+public:
+  NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, bool private_memory);
+
+  [[nodiscard]] const MemoryResources& memory(KernelClass k) const {
+    return private_memory_ ? mem_[static_cast<size_t>(k)] : mem_[0];
+  }
+  // Outgoing link directions: one per peer (fully connected) or one switch port (switched).
+  [[nodiscard]] const std::vector<engine::ResourceId>& links() const { return links_; }
+  [[nodiscard]] const std::vector<engine::ResourceId>& dma_engines() const { return engines_; }
+  [[nodiscard]] int peers() const { return peers_; }
+  // The outgoing link that carries traffic to peer p (0-based among the peers).
+  [[nodiscard]] engine::ResourceId link_to_peer(int p) const;
+
+private:
+  MemoryResources build_memory(engine::Simulation& sim, const hw::NodeSpec& spec, const std::string& suffix);
+
+  bool private_memory_;
+  std::vector<MemoryResources> mem_;
+  std::vector<engine::ResourceId> links_;
+  std::vector<engine::ResourceId> engines_;
+  int peers_ = 0;
+};
+
+}  // namespace c3sim::models

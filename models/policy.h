@@ -1,0 +1,62 @@
+#pragma once
+// C3 scheduling and offload policies (paper Sections IV-C, V, VI). A policy decides how the two
+// kernels are launched: order, stream priorities, CU masks, and where the collective runs. It
+// talks to the engine only through this plan; users write their own by implementing Policy
+// (examples/custom_policy shows one, unit-tested on the CPU).
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hardware/node_spec.h"
+#include "sim/base/errors.h"
+#include "workloads/collective.h"
+#include "workloads/scenario.h"
+
+namespace c3sim::models {
+
+struct PolicyContext {
+  const hw::NodeSpec& spec;
+  const wl::Scenario& scenario;
+  std::int64_t gemm_workgroups = 0;  // as the GEMM library would launch with all CUs
+  int comm_workgroups = 0;           // CU collective channels
+};
+
+struct LaunchPlan {
+  bool comm_first = false;            // launch order (the other kernel follows after the launch gap)
+  int gemm_priority = 0;              // stream priority, larger = more urgent
+  int comm_priority = 0;
+  std::optional<int> gemm_cus;        // CU mask size for the GEMM's stream (nullopt = all)
+  std::optional<int> comm_cus;        // CU mask size for the collective's stream
+  wl::CollectiveImpl comm_impl = wl::CollectiveImpl::cu;
+};
+
+class Policy {
+public:
+  virtual ~Policy() = default;
+  Policy() = default;
+  Policy(const Policy&) = delete;
+  Policy& operator=(const Policy&) = delete;
+
+  [[nodiscard]] virtual std::string name() const = 0;
+  [[nodiscard]] virtual LaunchPlan plan(const PolicyContext& ctx) const = 0;
+};
+
+// Built-in policies by name: base, sp, prio, rp:<cus>, sp_rp:<cus>, dma, dma_sp, dma_rp:<cus>,
+// vendor_zero_cta, vendor_zero_cta_sp. Throws InputError (at `where`, key "policies") for an unknown
+// name or a CU count that is not a positive multiple of the hardware's mask granularity leaving
+// CUs for the GEMM.
+std::unique_ptr<Policy> make_policy(const std::string& name, const hw::NodeSpec& spec,
+                                    const SourceLocation& where = {});
+
+// The powers of two a resource-partitioning sweep tries (paper V-B): granularity, 2x, 4x ... below
+// the CU count.
+std::vector<int> rp_sweep_cus(const hw::NodeSpec& spec);
+
+// Names in `all`: base, sp, prio, rp_best (sweep), sp_rp_best, dma, dma_rp_best.
+std::vector<std::string> standard_policy_names();
+
+// Checks that a CU count is a valid mask size on this hardware; throws InputError otherwise.
+void validate_cu_count(int cus, const hw::NodeSpec& spec, const SourceLocation& where, const std::string& what);
+
+}  // namespace c3sim::models

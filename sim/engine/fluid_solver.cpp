@@ -1,0 +1,358 @@
+#include "sim/engine/fluid_solver.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "sim/base/errors.h"
+
+namespace c3sim::engine {
+
+namespace {
+// A resource counts as saturated when less than this fraction of its capacity is left; a flow as
+// at its bound when within this fraction of it. Relative, so it works for bytes/s and FLOP/s alike.
+constexpr double kSaturationTolerance = 1e-9;
+}  // namespace
+
+double FluidSolver::effective_weight(const FlowSpec& spec) const {
+  if (spec.weight > 0) return spec.weight;
+  double alone = spec.bound;
+  for (const Demand& d : spec.demands) {
+    alone = std::min(alone, resources_[static_cast<size_t>(d.resource)].capacity / d.per_unit);
+  }
+  // A flow through a zero-capacity resource can't move anyway; any positive weight will do.
+  return (alone > 0 && std::isfinite(alone)) ? alone : 1.0;
+}
+
+ResourceId FluidSolver::add_resource(std::string name, double capacity) {
+  if (!(capacity >= 0) || !std::isfinite(capacity)) {
+    throw ModelError(fmt::format("resource '{}' has invalid capacity {}", name, capacity));
+  }
+  resources_.push_back(Resource{std::move(name), capacity, {}, false, 0});
+  return static_cast<ResourceId>(resources_.size() - 1);
+}
+
+void FluidSolver::set_capacity(ResourceId r, double capacity, TimePs now) {
+  (void)now;
+  Resource& res = resources_.at(static_cast<size_t>(r));
+  if (!(capacity >= 0) || !std::isfinite(capacity)) {
+    throw ModelError(fmt::format("resource '{}' set to invalid capacity {}", res.name, capacity));
+  }
+  res.capacity = capacity;
+  if (!res.dirty) {
+    res.dirty = true;
+    dirty_.push_back(r);
+  }
+}
+
+FluidSolver::Flow& FluidSolver::get(FlowId f) {
+  if (!alive(f)) throw ModelError("FluidSolver: use of a finished or invalid flow");
+  return flows_[static_cast<size_t>(f.index)];
+}
+const FluidSolver::Flow& FluidSolver::get(FlowId f) const {
+  if (!alive(f)) throw ModelError("FluidSolver: use of a finished or invalid flow");
+  return flows_[static_cast<size_t>(f.index)];
+}
+
+bool FluidSolver::alive(FlowId f) const {
+  return f.index >= 0 && static_cast<size_t>(f.index) < flows_.size() &&
+         flows_[static_cast<size_t>(f.index)].live && flows_[static_cast<size_t>(f.index)].generation == f.generation;
+}
+
+void FluidSolver::mark_dirty(const Flow& fl) {
+  for (const Demand& d : fl.spec.demands) {
+    Resource& r = resources_[static_cast<size_t>(d.resource)];
+    if (!r.dirty) {
+      r.dirty = true;
+      dirty_.push_back(d.resource);
+    }
+  }
+}
+
+void FluidSolver::attach(std::int32_t index) {
+  for (const Demand& d : flows_[static_cast<size_t>(index)].spec.demands) {
+    resources_[static_cast<size_t>(d.resource)].flows.push_back(index);
+  }
+}
+
+void FluidSolver::detach(std::int32_t index) {
+  for (const Demand& d : flows_[static_cast<size_t>(index)].spec.demands) {
+    auto& v = resources_[static_cast<size_t>(d.resource)].flows;
+    v.erase(std::remove(v.begin(), v.end(), index), v.end());
+  }
+}
+
+FlowId FluidSolver::add_flow(FlowSpec spec, TimePs now) {
+  if (!(spec.work > 0) || !std::isfinite(spec.work)) {
+    throw ModelError(fmt::format("flow '{}' has invalid work {}", spec.label, spec.work));
+  }
+  if (!(spec.weight >= 0) || !std::isfinite(spec.weight)) {
+    throw ModelError(fmt::format("flow '{}' has invalid weight", spec.label));
+  }
+  if (spec.demands.empty() && !std::isfinite(spec.bound)) {
+    throw ModelError(fmt::format("flow '{}' has neither demands nor a bound: infinite rate", spec.label));
+  }
+  // Merge duplicate resources so each resource appears once per flow.
+  std::sort(spec.demands.begin(), spec.demands.end(),
+            [](const Demand& a, const Demand& b) { return a.resource < b.resource; });
+  std::vector<Demand> merged;
+  for (const Demand& d : spec.demands) {
+    if (d.resource < 0 || static_cast<size_t>(d.resource) >= resources_.size()) {
+      throw ModelError(fmt::format("flow '{}' uses unknown resource {}", spec.label, d.resource));
+    }
+    if (!(d.per_unit >= 0) || !std::isfinite(d.per_unit)) {
+      throw ModelError(fmt::format("flow '{}' has invalid demand on '{}'", spec.label,
+                                   resources_[static_cast<size_t>(d.resource)].name));
+    }
+    if (d.per_unit == 0) continue;
+    if (!merged.empty() && merged.back().resource == d.resource) {
+      merged.back().per_unit += d.per_unit;
+    } else {
+      merged.push_back(d);
+    }
+  }
+  spec.demands = std::move(merged);
+
+  std::int32_t index;
+  if (!free_.empty()) {
+    index = free_.back();
+    free_.pop_back();
+  } else {
+    index = static_cast<std::int32_t>(flows_.size());
+    flows_.emplace_back();
+  }
+  Flow& fl = flows_[static_cast<size_t>(index)];
+  fl.generation++;
+  fl.version++;
+  fl.spec = std::move(spec);
+  fl.weight = effective_weight(fl.spec);
+  fl.remaining = fl.spec.work;
+  fl.rate = 0;
+  fl.settled_at = now;
+  fl.live = true;
+  attach(index);
+  mark_dirty(fl);
+  if (fl.spec.demands.empty()) {
+    // Bound-only flow: nothing to share, its rate is its bound.
+    fl.rate = fl.spec.bound;
+    schedule_completion(index, now);
+  }
+  live_++;
+  return FlowId{index, fl.generation};
+}
+
+void FluidSolver::settle(Flow& fl, TimePs now) {
+  if (now > fl.settled_at) {
+    fl.remaining -= fl.rate * ps_to_s(now - fl.settled_at);
+    if (fl.remaining < 0) fl.remaining = 0;
+    fl.settled_at = now;
+  }
+}
+
+void FluidSolver::update_flow(FlowId f, std::vector<Demand> demands, double bound, TimePs now) {
+  Flow& fl = get(f);
+  settle(fl, now);
+  mark_dirty(fl);
+  detach(f.index);
+  FlowSpec spec = fl.spec;
+  spec.demands = std::move(demands);
+  spec.bound = bound;
+  // Re-run the validation and merging of add_flow without touching identity.
+  std::sort(spec.demands.begin(), spec.demands.end(),
+            [](const Demand& a, const Demand& b) { return a.resource < b.resource; });
+  std::vector<Demand> merged;
+  for (const Demand& d : spec.demands) {
+    if (d.resource < 0 || static_cast<size_t>(d.resource) >= resources_.size() || !(d.per_unit >= 0)) {
+      throw ModelError(fmt::format("flow '{}' updated with an invalid demand", spec.label));
+    }
+    if (d.per_unit == 0) continue;
+    if (!merged.empty() && merged.back().resource == d.resource) {
+      merged.back().per_unit += d.per_unit;
+    } else {
+      merged.push_back(d);
+    }
+  }
+  spec.demands = std::move(merged);
+  if (spec.demands.empty() && !std::isfinite(spec.bound)) {
+    throw ModelError(fmt::format("flow '{}' updated to an infinite rate", spec.label));
+  }
+  fl.spec = std::move(spec);
+  fl.weight = effective_weight(fl.spec);
+  attach(f.index);
+  mark_dirty(fl);
+  if (fl.spec.demands.empty()) {
+    fl.rate = fl.spec.bound;
+    schedule_completion(f.index, now);
+  }
+}
+
+void FluidSolver::remove_flow(FlowId f, TimePs now) {
+  Flow& fl = get(f);
+  settle(fl, now);
+  mark_dirty(fl);
+  detach(f.index);
+  fl.live = false;
+  fl.rate = 0;
+  fl.version++;
+  free_.push_back(f.index);
+  live_--;
+}
+
+void FluidSolver::solve(TimePs now) {
+  while (!dirty_.empty()) {
+    // Collect the connected component reachable from one dirty resource through shared flows.
+    const ResourceId seed = dirty_.back();
+    dirty_.pop_back();
+    if (!resources_[static_cast<size_t>(seed)].dirty) continue;
+    ++stamp_;
+    std::vector<ResourceId> comp_res{seed};
+    std::vector<std::int32_t> comp_flows;
+    resources_[static_cast<size_t>(seed)].mark = stamp_;
+    for (size_t i = 0; i < comp_res.size(); ++i) {
+      Resource& r = resources_[static_cast<size_t>(comp_res[i])];
+      r.dirty = false;
+      for (std::int32_t fi : r.flows) {
+        Flow& fl = flows_[static_cast<size_t>(fi)];
+        if (fl.mark == stamp_) continue;
+        fl.mark = stamp_;
+        comp_flows.push_back(fi);
+        for (const Demand& d : fl.spec.demands) {
+          Resource& r2 = resources_[static_cast<size_t>(d.resource)];
+          if (r2.mark != stamp_) {
+            r2.mark = stamp_;
+            comp_res.push_back(d.resource);
+          }
+        }
+      }
+    }
+    // Deterministic order regardless of how the BFS met the flows.
+    std::sort(comp_flows.begin(), comp_flows.end());
+    do_solve(comp_flows, comp_res, now);
+  }
+}
+
+void FluidSolver::do_solve(const std::vector<std::int32_t>& flows, const std::vector<ResourceId>& res,
+                           TimePs now) {
+  ++solve_count_;
+  if (flows.empty()) return;
+  // Local index of each resource in this component.
+  std::vector<double> cap(res.size());
+  std::vector<double> weighted_demand(res.size());
+  std::vector<size_t> local(resources_.size(), SIZE_MAX);
+  for (size_t i = 0; i < res.size(); ++i) {
+    local[static_cast<size_t>(res[i])] = i;
+    cap[i] = resources_[static_cast<size_t>(res[i])].capacity;
+  }
+  std::vector<double> new_rate(flows.size(), 0.0);
+  std::vector<char> active(flows.size(), 1);
+  size_t n_active = flows.size();
+
+  while (n_active > 0) {
+    std::fill(weighted_demand.begin(), weighted_demand.end(), 0.0);
+    for (size_t i = 0; i < flows.size(); ++i) {
+      if (!active[i]) continue;
+      const Flow& fl = flows_[static_cast<size_t>(flows[i])];
+      for (const Demand& d : fl.spec.demands) {
+        weighted_demand[local[static_cast<size_t>(d.resource)]] += fl.weight * d.per_unit;
+      }
+    }
+    double inc = kUnbounded;
+    for (size_t r = 0; r < res.size(); ++r) {
+      if (weighted_demand[r] > 0) inc = std::min(inc, std::max(0.0, cap[r]) / weighted_demand[r]);
+    }
+    for (size_t i = 0; i < flows.size(); ++i) {
+      if (!active[i]) continue;
+      const Flow& fl = flows_[static_cast<size_t>(flows[i])];
+      inc = std::min(inc, std::max(0.0, fl.spec.bound - new_rate[i]) / fl.weight);
+    }
+    if (!std::isfinite(inc)) throw ModelError("FluidSolver: unbounded rate in a component");
+    for (size_t i = 0; i < flows.size(); ++i) {
+      if (active[i]) new_rate[i] += flows_[static_cast<size_t>(flows[i])].weight * inc;
+    }
+    for (size_t r = 0; r < res.size(); ++r) cap[r] -= weighted_demand[r] * inc;
+    // Freeze flows at their bound or crossing a saturated resource.
+    size_t frozen = 0;
+    for (size_t i = 0; i < flows.size(); ++i) {
+      if (!active[i]) continue;
+      const Flow& fl = flows_[static_cast<size_t>(flows[i])];
+      bool freeze = new_rate[i] >= fl.spec.bound * (1 - kSaturationTolerance);
+      for (const Demand& d : fl.spec.demands) {
+        const size_t r = local[static_cast<size_t>(d.resource)];
+        const double c0 = resources_[static_cast<size_t>(res[r])].capacity;
+        if (cap[r] <= c0 * kSaturationTolerance) freeze = true;
+      }
+      if (freeze) {
+        active[i] = 0;
+        ++frozen;
+      }
+    }
+    if (frozen == 0) throw ModelError("FluidSolver: progressive filling made no progress");
+    n_active -= frozen;
+  }
+
+  for (size_t i = 0; i < flows.size(); ++i) {
+    Flow& fl = flows_[static_cast<size_t>(flows[i])];
+    if (fl.rate == new_rate[i]) continue;  // unchanged: its scheduled completion still holds
+    settle(fl, now);
+    fl.rate = new_rate[i];
+    schedule_completion(flows[i], now);
+  }
+}
+
+void FluidSolver::schedule_completion(std::int32_t index, TimePs now) {
+  Flow& fl = flows_[static_cast<size_t>(index)];
+  fl.version++;
+  if (fl.rate <= 0) return;
+  const double seconds = fl.remaining / fl.rate;
+  const double ps = std::ceil(seconds * 1e12);
+  const TimePs at = now + (ps > 4e18 ? static_cast<TimePs>(4e18) : static_cast<TimePs>(ps));
+  completions_.push(Completion{at, index, fl.generation, fl.version});
+}
+
+std::optional<std::pair<TimePs, FlowId>> FluidSolver::next_completion(TimePs now) {
+  solve(now);
+  while (!completions_.empty()) {
+    const Completion& c = completions_.top();
+    const Flow& fl = flows_[static_cast<size_t>(c.index)];
+    if (fl.live && fl.generation == c.generation && fl.version == c.version) {
+      return std::make_pair(c.at, FlowId{c.index, c.generation});
+    }
+    completions_.pop();
+  }
+  return std::nullopt;
+}
+
+std::vector<FlowId> FluidSolver::live_flow_ids() const {
+  std::vector<FlowId> out;
+  for (size_t i = 0; i < flows_.size(); ++i) {
+    if (flows_[i].live) out.push_back(FlowId{static_cast<std::int32_t>(i), flows_[i].generation});
+  }
+  return out;
+}
+
+double FluidSolver::rate(FlowId f) const { return get(f).rate; }
+
+double FluidSolver::remaining(FlowId f, TimePs now) const {
+  const Flow& fl = get(f);
+  const double r = fl.remaining - fl.rate * ps_to_s(now - fl.settled_at);
+  return r < 0 ? 0 : r;
+}
+
+const std::string& FluidSolver::label(FlowId f) const { return get(f).spec.label; }
+const std::vector<Demand>& FluidSolver::demands(FlowId f) const { return get(f).spec.demands; }
+const std::string& FluidSolver::resource_name(ResourceId r) const { return resources_.at(static_cast<size_t>(r)).name; }
+double FluidSolver::capacity(ResourceId r) const { return resources_.at(static_cast<size_t>(r)).capacity; }
+
+double FluidSolver::load(ResourceId r) const {
+  double sum = 0;
+  for (std::int32_t fi : resources_.at(static_cast<size_t>(r)).flows) {
+    const Flow& fl = flows_[static_cast<size_t>(fi)];
+    for (const Demand& d : fl.spec.demands) {
+      if (d.resource == r) sum += fl.rate * d.per_unit;
+    }
+  }
+  return sum;
+}
+
+}  // namespace c3sim::engine

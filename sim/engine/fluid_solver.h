@@ -1,0 +1,136 @@
+#pragma once
+// Weighted max-min fair sharing of resource capacities among flows (progressive filling), the
+// model SimGrid's LMM uses. A flow has remaining work, a demand vector (resource units consumed
+// per unit of work) and an optional rate bound (e.g. the compute rate of the CUs a workgroup
+// cohort holds). Rates are recomputed only for the connected component of flows and resources an
+// update touched; remaining work is settled lazily (only when a flow's rate changes), and
+// completion times live in a heap.
+//
+// Costs: add/update/remove O(d) to mark dirty (d = demands of the flow); solve() is
+// O(k * (f + r)) per dirty component of f flows, r resources, with k <= f filling rounds;
+// next_completion() amortized O(log n) (stale heap entries are skipped).
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "sim/base/units.h"
+
+namespace c3sim::engine {
+
+using ResourceId = std::int32_t;
+
+struct FlowId {
+  std::int32_t index = -1;
+  std::uint32_t generation = 0;
+  [[nodiscard]] bool valid() const { return index >= 0; }
+  bool operator==(const FlowId& o) const { return index == o.index && generation == o.generation; }
+};
+
+struct Demand {
+  ResourceId resource = -1;
+  double per_unit = 0;  // resource units (e.g. bytes) consumed per unit of flow work
+};
+
+inline constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+inline constexpr double kProportional = 0.0;
+
+struct FlowSpec {
+  double work = 0;                 // units of work to do (> 0)
+  std::vector<Demand> demands;     // may be empty only if bound is finite
+  double bound = kUnbounded;       // max rate, work units per second
+  // Share weight in max-min fairness. kProportional (the default) uses the flow's standalone rate
+  // (its bound, or what its tightest resource allows alone): every flow through a saturated
+  // resource is then slowed by the same factor, i.e. served in proportion to how fast it would
+  // issue requests, as a FIFO memory system without QoS does. This is also invariant to splitting
+  // a cohort into per-workgroup flows.
+  double weight = kProportional;
+  std::string label;               // for traces and errors
+};
+
+class FluidSolver {
+public:
+  ResourceId add_resource(std::string name, double capacity);
+  void set_capacity(ResourceId r, double capacity, TimePs now);
+
+  FlowId add_flow(FlowSpec spec, TimePs now);
+  // Changes a running flow's demands and bound (e.g. when cache hit rates change); its remaining
+  // work is settled at `now` first.
+  void update_flow(FlowId f, std::vector<Demand> demands, double bound, TimePs now);
+  void remove_flow(FlowId f, TimePs now);
+
+  // Re-solves every dirty component. Called automatically by next_completion().
+  void solve(TimePs now);
+
+  // Earliest completion among live flows (solving first if needed).
+  [[nodiscard]] std::optional<std::pair<TimePs, FlowId>> next_completion(TimePs now);
+
+  [[nodiscard]] bool alive(FlowId f) const;
+  [[nodiscard]] double rate(FlowId f) const;
+  [[nodiscard]] double remaining(FlowId f, TimePs now) const;
+  [[nodiscard]] const std::string& label(FlowId f) const;
+  [[nodiscard]] const std::vector<Demand>& demands(FlowId f) const;
+
+  [[nodiscard]] std::size_t resource_count() const { return resources_.size(); }
+  [[nodiscard]] const std::string& resource_name(ResourceId r) const;
+  [[nodiscard]] double capacity(ResourceId r) const;
+  // Current consumption (sum of rate * per_unit over flows), after the last solve.
+  [[nodiscard]] double load(ResourceId r) const;
+  [[nodiscard]] std::size_t live_flows() const { return live_; }
+  [[nodiscard]] std::vector<FlowId> live_flow_ids() const;
+  [[nodiscard]] std::uint64_t solves() const { return solve_count_; }
+
+private:
+  struct Resource {
+    std::string name;
+    double capacity = 0;
+    std::vector<std::int32_t> flows;  // indices of live flows that use it
+    bool dirty = false;
+    std::uint32_t mark = 0;           // BFS visit stamp
+  };
+  struct Flow {
+    FlowSpec spec;
+    double weight = 1.0;             // effective share weight
+    double remaining = 0;
+    double rate = 0;
+    TimePs settled_at = 0;
+    std::uint32_t generation = 0;
+    std::uint32_t version = 0;       // bumped when its completion time changes
+    std::uint32_t mark = 0;
+    bool live = false;
+  };
+  struct Completion {
+    TimePs at;
+    std::int32_t index;
+    std::uint32_t generation;
+    std::uint32_t version;
+    bool operator<(const Completion& o) const {
+      if (at != o.at) return at > o.at;  // min-heap on time, then index for determinism
+      return index > o.index;
+    }
+  };
+
+  Flow& get(FlowId f);
+  const Flow& get(FlowId f) const;
+  void attach(std::int32_t index);
+  void detach(std::int32_t index);
+  void mark_dirty(const Flow& fl);
+  void settle(Flow& fl, TimePs now);
+  [[nodiscard]] double effective_weight(const FlowSpec& spec) const;
+  void do_solve(const std::vector<std::int32_t>& flows, const std::vector<ResourceId>& res, TimePs now);
+  void schedule_completion(std::int32_t index, TimePs now);
+
+  std::vector<Resource> resources_;
+  std::vector<Flow> flows_;
+  std::vector<std::int32_t> free_;
+  std::vector<ResourceId> dirty_;
+  std::priority_queue<Completion> completions_;
+  std::uint32_t stamp_ = 0;
+  std::size_t live_ = 0;
+  std::uint64_t solve_count_ = 0;
+};
+
+}  // namespace c3sim::engine

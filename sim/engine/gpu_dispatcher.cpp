@@ -1,0 +1,229 @@
+#include "sim/engine/gpu_dispatcher.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sim/base/errors.h"
+#include "sim/engine/trace_recorder.h"
+
+namespace c3sim::engine {
+
+GpuDispatcher::GpuDispatcher(Simulation& sim, GpuConfig config) : sim_(sim), config_(config) {
+  if (config_.xcds <= 0 || config_.cus_per_xcd <= 0 || config_.slots_per_cu <= 0 || config_.max_cohort_size <= 0) {
+    throw ModelError("GpuDispatcher: invalid configuration");
+  }
+  free_slots_.assign(static_cast<size_t>(total_cus()), config_.slots_per_cu);
+}
+
+StreamId GpuDispatcher::add_stream(StreamConfig config) {
+  if (!config.mask.empty_mask() && config.mask.size() != total_cus()) {
+    throw ModelError(fmt::format("stream '{}': CU mask has {} bits, GPU has {} CUs", config.name,
+                                 config.mask.size(), total_cus()));
+  }
+  streams_.push_back(Stream{std::move(config), {}, 0});
+  return static_cast<StreamId>(streams_.size() - 1);
+}
+
+KernelId GpuDispatcher::launch(StreamId stream, KernelDesc desc, std::shared_ptr<WorkgroupModel> model,
+                               KernelDone done) {
+  if (stream < 0 || static_cast<size_t>(stream) >= streams_.size()) throw ModelError("launch on unknown stream");
+  if (desc.workgroups <= 0) throw ModelError(fmt::format("kernel '{}' has no workgroups", desc.name));
+  if (desc.slots_per_wg <= 0 || desc.slots_per_wg > config_.slots_per_cu) {
+    throw ModelError(fmt::format("kernel '{}': a workgroup needs {} slots, a CU has {}", desc.name,
+                                 desc.slots_per_wg, config_.slots_per_cu));
+  }
+  const KernelId id = static_cast<KernelId>(kernels_.size());
+  Kernel k;
+  k.desc = std::move(desc);
+  k.model = std::move(model);
+  k.done = std::move(done);
+  k.stream = stream;
+  k.stats.enqueued = sim_.now();
+  k.stats.workgroups = k.desc.workgroups;
+  k.dispatched.assign(static_cast<size_t>(config_.xcds), 0);
+  kernels_.push_back(std::move(k));
+  resident_.emplace_back(static_cast<size_t>(config_.xcds), 0);
+  Stream& s = streams_[static_cast<size_t>(stream)];
+  s.queue.push_back(id);
+  if (s.queue.size() - s.head == 1) start_head(stream);
+  return id;
+}
+
+void GpuDispatcher::start_head(StreamId s) {
+  Stream& st = streams_[static_cast<size_t>(s)];
+  if (st.head >= st.queue.size()) return;
+  const KernelId k = st.queue[st.head];
+  sim_.after(kernels_[static_cast<size_t>(k)].desc.launch_latency, [this, k] { arrive(k); });
+}
+
+void GpuDispatcher::arrive(KernelId k) {
+  Kernel& kern = kernels_[static_cast<size_t>(k)];
+  kern.arrived = true;
+  kern.stats.arrived = sim_.now();
+  if (try_dispatch() && listener_) listener_(*this);
+}
+
+int GpuDispatcher::resident(KernelId k, int xcd) const {
+  return resident_.at(static_cast<size_t>(k)).at(static_cast<size_t>(xcd));
+}
+
+int GpuDispatcher::busy_cus() const {
+  int n = 0;
+  for (int s : free_slots_) n += (s < config_.slots_per_cu) ? 1 : 0;
+  return n;
+}
+
+bool GpuDispatcher::try_dispatch() {
+  if (dispatching_) return false;  // re-entry from a callback; the outer call covers it
+  dispatching_ = true;
+  std::vector<KernelId> ready;
+  for (const Stream& s : streams_) {
+    if (s.head < s.queue.size()) {
+      const KernelId k = s.queue[s.head];
+      const Kernel& kern = kernels_[static_cast<size_t>(k)];
+      if (kern.arrived && kern.next_wg < kern.desc.workgroups) ready.push_back(k);
+    }
+  }
+  std::sort(ready.begin(), ready.end(), [this](KernelId a, KernelId b) {
+    const Kernel& ka = kernels_[static_cast<size_t>(a)];
+    const Kernel& kb = kernels_[static_cast<size_t>(b)];
+    const int pa = streams_[static_cast<size_t>(ka.stream)].config.priority;
+    const int pb = streams_[static_cast<size_t>(kb.stream)].config.priority;
+    if (pa != pb) return pa > pb;
+    if (ka.stats.arrived != kb.stats.arrived) return ka.stats.arrived < kb.stats.arrived;
+    return a < b;
+  });
+  bool placed_any = false;
+  for (KernelId k : ready) placed_any = place(k) || placed_any;
+  dispatching_ = false;
+  return placed_any;
+}
+
+bool GpuDispatcher::place(KernelId k) {
+  Kernel& kern = kernels_[static_cast<size_t>(k)];
+  const CuMask& mask = streams_[static_cast<size_t>(kern.stream)].config.mask;
+  const int need = kern.desc.slots_per_wg;
+  const int X = config_.xcds;
+  const int C = config_.cus_per_xcd;
+
+  // Workgroup i belongs to XCD i mod X (strict round-robin, as in single-partition mode): each XCD
+  // dispatches its own share as its CUs free up, so a busy XCD never pushes work onto another.
+  std::vector<int> take(static_cast<size_t>(X), 0);
+  std::int64_t batch = 0;
+  for (int x = 0; x < X; ++x) {
+    const std::int64_t share = (kern.desc.workgroups - x + X - 1) / X;
+    const std::int64_t pending = share - kern.dispatched[static_cast<size_t>(x)];
+    if (pending <= 0) continue;
+    std::int64_t capacity = 0;
+    for (int c = 0; c < C; ++c) {
+      const int cu = x * C + c;
+      if (mask.allows(cu)) capacity += free_slots_[static_cast<size_t>(cu)] / need;
+    }
+    take[static_cast<size_t>(x)] = static_cast<int>(std::min(pending, capacity));
+    batch += take[static_cast<size_t>(x)];
+  }
+  if (batch == 0) return false;
+
+  const std::int64_t first_wg = kern.next_wg;
+  kern.next_wg += batch;
+  if (kern.stats.first_dispatch < 0) kern.stats.first_dispatch = sim_.now();
+  kern.stats.last_dispatch = sim_.now();
+
+  for (int xi = 0; xi < X; ++xi) {
+    int remaining = take[static_cast<size_t>(xi)];
+    while (remaining > 0) {
+      const int n = std::min(remaining, config_.max_cohort_size);
+      remaining -= n;
+      auto cohort = std::make_unique<Cohort>();
+      cohort->kernel = k;
+      cohort->started = sim_.now();
+      // Global index of this cohort's first workgroup: the XCD's next one in round-robin order.
+      const std::int64_t first_here = xi + static_cast<std::int64_t>(X) * kern.dispatched[static_cast<size_t>(xi)];
+      kern.dispatched[static_cast<size_t>(xi)] += n;
+      cohort->ctx = CohortContext{config_.index, xi, n, first_here, batch, k};
+      (void)first_wg;
+      // Spread over the CUs with the most free slots first (ties: lowest CU index).
+      for (int w = 0; w < n; ++w) {
+        int best = -1;
+        for (int c = 0; c < C; ++c) {
+          const int cu = xi * C + c;
+          if (!mask.allows(cu) || free_slots_[static_cast<size_t>(cu)] < need) continue;
+          if (best < 0 || free_slots_[static_cast<size_t>(cu)] > free_slots_[static_cast<size_t>(best)]) best = cu;
+        }
+        if (best < 0) throw ModelError("GpuDispatcher: capacity accounting out of sync");
+        free_slots_[static_cast<size_t>(best)] -= need;
+        auto it = std::find_if(cohort->cus.begin(), cohort->cus.end(), [best](auto& p) { return p.first == best; });
+        if (it == cohort->cus.end()) {
+          cohort->cus.emplace_back(best, need);
+        } else {
+          it->second += need;
+        }
+      }
+      resident_[static_cast<size_t>(k)][static_cast<size_t>(xi)] += n;
+      const CohortWork w = kern.model->cohort_work(cohort->ctx);
+      FlowSpec spec;
+      spec.work = w.work_per_wg * n;
+      spec.demands = w.demands;
+      spec.bound = w.bound_per_wg * n;
+      spec.label = fmt::format("{}/xcd{}/x{}", kern.desc.name, xi, n);
+      Cohort* raw = cohort.get();
+      cohorts_.push_back(std::move(cohort));
+      auto start = [this, raw, spec = std::move(spec)]() mutable {
+        raw->flow = sim_.start_flow(std::move(spec), [this, raw](TimePs now) { retire(raw, now); });
+      };
+      if (w.startup_latency > 0) {
+        sim_.after(w.startup_latency, std::move(start));
+      } else {
+        start();
+      }
+    }
+  }
+  return true;
+}
+
+void GpuDispatcher::retire(Cohort* c, TimePs now) {
+  Kernel& kern = kernels_[static_cast<size_t>(c->kernel)];
+  int cus_held = 0;
+  for (auto [cu, slots] : c->cus) {
+    free_slots_[static_cast<size_t>(cu)] += slots;
+    ++cus_held;
+  }
+  kern.stats.cu_seconds += cus_held * ps_to_s(now - c->started);
+  resident_[static_cast<size_t>(c->kernel)][static_cast<size_t>(c->ctx.xcd)] -= c->ctx.count;
+  kern.finished_wgs += c->ctx.count;
+  if (TraceRecorder* tr = sim_.trace()) {
+    tr->span(fmt::format("gpu{}", config_.index), fmt::format("xcd{}", c->ctx.xcd),
+             fmt::format("{} x{}", kern.desc.name, c->ctx.count), c->started, now, kern.desc.category);
+  }
+  const KernelId k = c->kernel;
+  auto it = std::find_if(cohorts_.begin(), cohorts_.end(), [c](const auto& p) { return p.get() == c; });
+  cohorts_.erase(it);
+
+  if (kern.finished_wgs == kern.desc.workgroups) {
+    kern.stats.finished = now;
+    Stream& s = streams_[static_cast<size_t>(kern.stream)];
+    s.head++;
+    if (TraceRecorder* tr = sim_.trace()) {
+      tr->span(fmt::format("gpu{}", config_.index), s.config.name, kern.desc.name, kern.stats.arrived, now,
+               kern.desc.category);
+    }
+    if (kern.done) kern.done(now);
+    start_head(kern.stream);
+  }
+  (void)k;
+  try_dispatch();
+  if (listener_) listener_(*this);  // residency changed whether or not anything new was placed
+}
+
+void GpuDispatcher::refresh_all() {
+  for (const auto& c : cohorts_) {
+    if (!sim_.solver().alive(c->flow)) continue;  // still in its startup latency
+    Kernel& kern = kernels_[static_cast<size_t>(c->kernel)];
+    if (auto w = kern.model->refresh(c->ctx)) {
+      sim_.update_flow(c->flow, w->demands, w->bound_per_wg * c->ctx.count);
+    }
+  }
+}
+
+}  // namespace c3sim::engine

@@ -1,0 +1,130 @@
+#pragma once
+// One GPU's command processor and workgroup dispatcher.
+//
+// - Streams are hardware queues with a priority (larger = more urgent) and an optional CU mask.
+//   Kernels on one stream run in order.
+// - A kernel becomes dispatchable `launch_latency` after it reaches the head of its stream.
+// - Dispatch: kernels with pending workgroups are served by (priority desc, arrival time asc): the
+//   earlier-arrived kernel keeps claiming free slots unless a higher-priority queue has work; a
+//   later kernel gets only what the earlier one cannot use (masked CUs, leftover slots). This is
+//   the starvation that schedule prioritization removes.
+// - Workgroup i belongs to XCD i mod #XCDs (strict round-robin, MI300X single-partition mode);
+//   each XCD dispatches its share as its own CUs free up, to the CU with the most free slots. The workgroups a batch places on one XCD form a cohort that moves as one
+//   fluid flow; `max_cohort_size = 1` gives per-workgroup fidelity.
+// - Persistent kernels are ordinary kernels whose workgroups each carry many tiles: they hold
+//   their CUs until done.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/engine/cu_mask.h"
+#include "sim/engine/simulation.h"
+#include "sim/engine/workgroup_model.h"
+
+namespace c3sim::engine {
+
+using StreamId = std::int32_t;
+
+struct GpuConfig {
+  int index = 0;
+  int xcds = 1;
+  int cus_per_xcd = 1;
+  int slots_per_cu = 1;          // occupancy units per CU (a workgroup takes slots_per_wg)
+  int max_cohort_size = 1 << 30; // 1 = per-workgroup simulation
+};
+
+struct StreamConfig {
+  std::string name;
+  int priority = 0;
+  CuMask mask;                   // empty = all CUs
+};
+
+struct KernelDesc {
+  std::string name;
+  std::int64_t workgroups = 0;
+  int slots_per_wg = 1;
+  TimePs launch_latency = 0;
+  std::string category;          // "gemm", "collective", ... (for traces and attribution)
+};
+
+struct KernelStats {
+  TimePs enqueued = -1;          // launch call
+  TimePs arrived = -1;           // dispatchable
+  TimePs first_dispatch = -1;
+  TimePs last_dispatch = -1;
+  TimePs finished = -1;
+  std::int64_t workgroups = 0;
+  double cu_seconds = 0;         // integral of CUs held over time
+};
+
+struct Cohort {
+  KernelId kernel = -1;
+  CohortContext ctx;
+  FlowId flow;
+  std::vector<std::pair<int, int>> cus;  // (cu, slots) held
+  TimePs started = 0;
+};
+
+class GpuDispatcher {
+public:
+  using KernelDone = std::function<void(TimePs)>;
+  using ResidencyListener = std::function<void(GpuDispatcher&)>;
+
+  GpuDispatcher(Simulation& sim, GpuConfig config);
+
+  StreamId add_stream(StreamConfig config);
+  // Enqueues a kernel on a stream now.
+  KernelId launch(StreamId stream, KernelDesc desc, std::shared_ptr<WorkgroupModel> model, KernelDone done);
+
+  void set_residency_listener(ResidencyListener l) { listener_ = std::move(l); }
+
+  [[nodiscard]] const GpuConfig& config() const { return config_; }
+  [[nodiscard]] int total_cus() const { return config_.xcds * config_.cus_per_xcd; }
+  [[nodiscard]] const KernelStats& stats(KernelId k) const { return kernels_.at(static_cast<size_t>(k)).stats; }
+  [[nodiscard]] const KernelDesc& desc(KernelId k) const { return kernels_.at(static_cast<size_t>(k)).desc; }
+  [[nodiscard]] const std::vector<std::unique_ptr<Cohort>>& cohorts() const { return cohorts_; }
+  [[nodiscard]] WorkgroupModel& model(KernelId k) const { return *kernels_.at(static_cast<size_t>(k)).model; }
+  // Workgroups of kernel k resident on XCD x right now.
+  [[nodiscard]] int resident(KernelId k, int xcd) const;
+  [[nodiscard]] int busy_cus() const;
+
+  // Re-asks every running cohort's model for its demands (cache pressure changed).
+  void refresh_all();
+
+private:
+  struct Kernel {
+    KernelDesc desc;
+    std::shared_ptr<WorkgroupModel> model;
+    KernelDone done;
+    StreamId stream = -1;
+    std::int64_t next_wg = 0;    // workgroups dispatched so far
+    std::vector<std::int64_t> dispatched;  // per XCD
+    std::int64_t finished_wgs = 0;
+    bool arrived = false;
+    KernelStats stats;
+  };
+  struct Stream {
+    StreamConfig config;
+    std::vector<KernelId> queue;  // kernels in launch order; front is running/arriving
+    size_t head = 0;
+  };
+
+  void arrive(KernelId k);
+  void start_head(StreamId s);
+  bool try_dispatch();  // true if any workgroup was placed
+  bool place(KernelId k);
+  void retire(Cohort* c, TimePs now);
+
+  Simulation& sim_;
+  GpuConfig config_;
+  std::vector<int> free_slots_;  // per CU
+  std::vector<Kernel> kernels_;
+  std::vector<Stream> streams_;
+  std::vector<std::unique_ptr<Cohort>> cohorts_;
+  std::vector<std::vector<int>> resident_;  // [kernel][xcd]
+  ResidencyListener listener_;
+  bool dispatching_ = false;
+};
+
+}  // namespace c3sim::engine

@@ -1,0 +1,64 @@
+#include "sim/engine/simulation.h"
+
+#include "sim/base/errors.h"
+#include "sim/engine/trace_recorder.h"
+
+namespace c3sim::engine {
+
+EventId Simulation::at(TimePs when, EventQueue::Action action) {
+  if (when < now_) throw ModelError("Simulation: event scheduled in the past");
+  return events_.schedule(when, std::move(action));
+}
+
+FlowId Simulation::start_flow(FlowSpec spec, FlowDone done) {
+  const FlowId id = solver_.add_flow(std::move(spec), now_);
+  on_done_[id.index] = std::move(done);
+  return id;
+}
+
+bool Simulation::step() {
+  const auto completion = solver_.next_completion(now_);
+  const bool have_event = !events_.empty();
+  if (!have_event && !completion) return false;
+  const TimePs next = (have_event && (!completion || events_.next_time() <= completion->first))
+                          ? events_.next_time()
+                          : completion->first;
+  for (StepObserver* o : observers_) o->before_step(*this, next);
+  if (have_event && (!completion || events_.next_time() <= completion->first)) {
+    TimePs t = 0;
+    EventQueue::Action action = events_.pop(&t);
+    now_ = t;
+    ++processed_;
+    if (trace_) trace_->sample_counters(*this);
+    action();
+    return true;
+  }
+  now_ = completion->first;
+  const FlowId f = completion->second;
+  solver_.remove_flow(f, now_);
+  auto it = on_done_.find(f.index);
+  FlowDone done = std::move(it->second);
+  on_done_.erase(it);
+  ++processed_;
+  if (trace_) trace_->sample_counters(*this);
+  if (done) done(now_);
+  return true;
+}
+
+void Simulation::run() {
+  while (step()) {
+  }
+}
+
+void Simulation::run_until(TimePs until) {
+  for (;;) {
+    const auto completion = solver_.next_completion(now_);
+    TimePs next = completion ? completion->first : until + 1;
+    if (!events_.empty()) next = std::min(next, events_.next_time());
+    if (next > until) break;
+    step();
+  }
+  if (until > now_) now_ = until;
+}
+
+}  // namespace c3sim::engine

@@ -1,0 +1,47 @@
+#pragma once
+// The narrow interface between the dispatcher and the models: when the dispatcher places a cohort
+// of identical workgroups on one XCD, it asks the kernel's model what one workgroup's work is and
+// what it demands of the shared resources. The engine knows nothing about GEMMs or collectives.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "sim/engine/fluid_solver.h"
+
+namespace c3sim::engine {
+
+using KernelId = std::int32_t;
+
+struct CohortContext {
+  int gpu = 0;
+  int xcd = 0;
+  int count = 0;                 // workgroups in this cohort
+  std::int64_t first_wg = 0;     // global index of the first workgroup of the dispatch batch
+  std::int64_t batch = 0;        // workgroups dispatched in this batch over all XCDs
+  KernelId kernel = -1;
+};
+
+struct CohortWork {
+  double work_per_wg = 1.0;          // units of work per workgroup (e.g. 1 tile, or bytes)
+  std::vector<Demand> demands;       // resource units per unit of work
+  double bound_per_wg = kUnbounded;  // max rate of one workgroup, work units per second
+  TimePs startup_latency = 0;        // held CUs but no progress yet (protocol handshakes)
+};
+
+class WorkgroupModel {
+public:
+  virtual ~WorkgroupModel() = default;
+  WorkgroupModel() = default;
+  WorkgroupModel(const WorkgroupModel&) = delete;
+  WorkgroupModel& operator=(const WorkgroupModel&) = delete;
+
+  [[nodiscard]] virtual CohortWork cohort_work(const CohortContext& ctx) = 0;
+  // Asked again whenever residency changes on the GPU (other cohorts arrive or leave), so cache
+  // pressure can change the demands of a running cohort. nullopt = unchanged.
+  [[nodiscard]] virtual std::optional<CohortWork> refresh(const CohortContext& ctx) {
+    (void)ctx;
+    return std::nullopt;
+  }
+};
+
+}  // namespace c3sim::engine

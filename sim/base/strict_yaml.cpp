@@ -69,7 +69,7 @@ bool StrictMap::has(const std::string& key) const { return static_cast<bool>(nod
 
 std::vector<std::string> StrictMap::keys() const {
   std::vector<std::string> out;
-  for (const auto& kv : node_) out.push_back(kv.first.as<std::string>());
+  for (const auto& kv : node_) out.push_back(kv.first.Scalar());  // Scalar(): no throw on odd keys
   return out;
 }
 

@@ -1,0 +1,11 @@
+#pragma once
+// Each c3sim subcommand registers itself on the CLI11 app. A command's callback does all its work
+// into memory and writes once at the end; errors propagate as exceptions to main().
+#include <CLI/CLI.hpp>
+
+namespace c3sim::cli {
+
+void add_paper_command(CLI::App& app);
+void add_run_command(CLI::App& app);
+
+}  // namespace c3sim::cli

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 namespace c3sim::models {
 
@@ -13,22 +12,34 @@ CacheModel::CacheModel(const hw::NodeSpec& spec)
       reuse_depth_k_(spec.model.gemm.l2_reuse_depth_k),
       comm_wg_footprint_(spec.model.collective.l2_footprint_per_workgroup) {}
 
-double CacheModel::l2_hit(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd, int comm_wgs) const {
-  if (tiles_on_xcd <= 0) return 0.0;
-  // Tiles on this XCD: every xcds-th tile of the dispatch order.
-  std::set<std::int64_t> rows;
-  std::set<std::int64_t> cols;
+CacheModel::Sharing CacheModel::sharing(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd) const {
   const std::int64_t total = g.tiles();
+  const std::uint64_t key =
+      (static_cast<std::uint64_t>(first_tile % total) << 20) ^ static_cast<std::uint64_t>(tiles_on_xcd);
+  if (auto it = sharing_memo_.find(key); it != sharing_memo_.end()) return it->second;
+  // Tiles on this XCD: every xcds-th tile of the dispatch order.
+  scratch_rows_.clear();
+  scratch_cols_.clear();
   for (int j = 0; j < tiles_on_xcd; ++j) {
     const std::int64_t t = (first_tile + static_cast<std::int64_t>(j) * xcds_) % total;
-    rows.insert(t / g.tiles_n);
-    cols.insert(t % g.tiles_n);
+    scratch_rows_.push_back(t / g.tiles_n);
+    scratch_cols_.push_back(t % g.tiles_n);
   }
-  const double unique_rows = static_cast<double>(rows.size());
-  const double unique_cols = static_cast<double>(cols.size());
+  auto count_unique = [](std::vector<std::int64_t>& v) {
+    std::sort(v.begin(), v.end());
+    return static_cast<double>(std::unique(v.begin(), v.end()) - v.begin());
+  };
+  const Sharing s{count_unique(scratch_rows_), count_unique(scratch_cols_)};
+  sharing_memo_.emplace(key, s);
+  return s;
+}
+
+double CacheModel::l2_hit(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd, int comm_wgs) const {
+  if (tiles_on_xcd <= 0) return 0.0;
+  const Sharing sh = sharing(g, first_tile, tiles_on_xcd);
   const double unique_fraction =
-      (unique_rows * g.tile_m + unique_cols * g.tile_n) / (tiles_on_xcd * (g.tile_m + g.tile_n));
-  const double footprint = (unique_rows * g.tile_m + unique_cols * g.tile_n) * reuse_depth_k_ * g.elt_bytes +
+      (sh.unique_rows * g.tile_m + sh.unique_cols * g.tile_n) / (tiles_on_xcd * (g.tile_m + g.tile_n));
+  const double footprint = (sh.unique_rows * g.tile_m + sh.unique_cols * g.tile_n) * reuse_depth_k_ * g.elt_bytes +
                            comm_wgs * comm_wg_footprint_;
   const double capacity_factor = footprint > 0 ? std::min(1.0, l2_bytes_ / footprint) : 1.0;
   return std::clamp((1.0 - unique_fraction) * capacity_factor, 0.0, 1.0);

@@ -13,6 +13,9 @@
 // while B plus the A panels of rows in flight, plus the streams of concurrent collectives, fit.
 // Without an LLC (Hopper) the same rule is applied to the L2 itself as the last level.
 #include <cstdint>
+#include <unordered_map>
+
+#include <vector>
 
 #include "hardware/node_spec.h"
 
@@ -45,6 +48,16 @@ public:
                                double pollution_bytes) const;
 
 private:
+  struct Sharing {
+    double unique_rows = 0;
+    double unique_cols = 0;
+  };
+  // Unique A row-panels and B column-panels among the tiles on one XCD; depends only on the first
+  // tile and the count, so it is memoized (refreshes ask the same question many times).
+  [[nodiscard]] Sharing sharing(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd) const;
+
+  mutable std::unordered_map<std::uint64_t, Sharing> sharing_memo_;
+  mutable std::vector<std::int64_t> scratch_rows_, scratch_cols_;
   int xcds_;
   double l2_bytes_;
   double llc_bytes_;  // last-level capacity: the LLC, or the L2 when there is none

@@ -84,13 +84,19 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
 
 engine::CohortWork GemmWorkgroupModel::cohort_work(const engine::CohortContext& ctx) {
   last_ = traffic(ctx);
+  handed_out_[ctx.first_wg] = last_;
   return work_for(last_, ctx.xcd);
 }
 
 std::optional<engine::CohortWork> GemmWorkgroupModel::refresh(const engine::CohortContext& ctx) {
-  // Always hand back current demands: the solver skips flows whose rate does not change.
-  last_ = traffic(ctx);
-  return work_for(last_, ctx.xcd);
+  const GemmTraffic t = traffic(ctx);
+  auto [it, fresh] = handed_out_.try_emplace(ctx.first_wg, t);
+  if (!fresh && it->second.fabric == t.fabric && it->second.llc == t.llc && it->second.hbm == t.hbm) {
+    return std::nullopt;  // same demands: leave the flow (and the solver) alone
+  }
+  it->second = t;
+  last_ = t;
+  return work_for(t, ctx.xcd);
 }
 
 }  // namespace c3sim::models

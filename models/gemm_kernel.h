@@ -5,6 +5,7 @@
 // quantization and tail effects are not in any formula: they come out of the dispatcher.
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 
 #include "hardware/node_spec.h"
 #include "models/cache_model.h"
@@ -60,6 +61,9 @@ private:
   const NodeResources& res_;
   const InterferenceState& state_;
   GemmTraffic last_;
+  // Per cohort (keyed by its first workgroup, unique within a kernel): the traffic last handed
+  // out, so refreshes that change nothing do not disturb the solver.
+  std::unordered_map<std::int64_t, GemmTraffic> handed_out_;
 };
 
 }  // namespace c3sim::models

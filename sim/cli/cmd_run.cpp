@@ -7,6 +7,7 @@
 #include "models/simulated_runner.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
+#include "sim/cli/run_trace.h"
 #include "workloads/scenario_io.h"
 
 namespace c3sim::cli {
@@ -19,6 +20,7 @@ struct RunArgs {
   std::vector<std::string> policies;
   std::string format = "jsonl";
   std::string output;
+  std::string trace;
   bool per_workgroup = false;
   bool no_attribution = false;
 };
@@ -84,6 +86,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--format", a->format, "jsonl | table | csv")->capture_default_str();
   cmd->add_option("-o,--output", a->output, "Write to FILE instead of stdout");
   cmd->add_flag("--per-workgroup", a->per_workgroup, "Simulate every workgroup separately (fidelity mode)");
+  cmd->add_option("--trace", a->trace,
+                  "Also write a Chrome/Perfetto trace JSON of every scenario x policy (one process each)");
   cmd->add_flag("--no-attribution", a->no_attribution, "Skip the counterfactual runs that attribute slowdowns");
   cmd->callback([a] {
     const Format f = parse_format(a->format, {Format::jsonl, Format::table, Format::csv});
@@ -106,7 +110,10 @@ void add_run_command(CLI::App& app) {
     for (const auto& r : requests) {
       for (auto& rec : runner.run(r)) records.push_back(std::move(rec));
     }
+    // Both outputs are complete in memory before either file is written.
+    const std::string trace = a->trace.empty() ? std::string() : trace_runs(spec, o, requests);
     write_output(a->output, f == Format::jsonl ? wl::to_jsonl(records) : render_table(records, f == Format::csv));
+    if (!a->trace.empty()) write_output(a->trace, trace);
   });
 }
 

@@ -95,7 +95,10 @@ std::string TextTable::csv() const {
   };
   std::string out;
   auto line = [&](const std::vector<std::string>& r) {
-    for (size_t c = 0; c < r.size(); ++c) out += (c ? "," : "") + esc(r[c]);
+    for (size_t c = 0; c < r.size(); ++c) {
+      if (c > 0) out += ',';
+      out += esc(r[c]);
+    }
     out += "\n";
   };
   line(header_);

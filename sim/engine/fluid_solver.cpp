@@ -237,15 +237,20 @@ void FluidSolver::do_solve(const std::vector<std::int32_t>& flows, const std::ve
   ++solve_count_;
   if (flows.empty()) return;
   // Local index of each resource in this component.
-  std::vector<double> cap(res.size());
-  std::vector<double> weighted_demand(res.size());
-  std::vector<size_t> local(resources_.size(), SIZE_MAX);
+  std::vector<double>& cap = cap_;
+  std::vector<double>& weighted_demand = weighted_demand_;
+  std::vector<size_t>& local = local_;
+  cap.assign(res.size(), 0.0);
+  weighted_demand.assign(res.size(), 0.0);
+  if (local.size() < resources_.size()) local.resize(resources_.size(), SIZE_MAX);
   for (size_t i = 0; i < res.size(); ++i) {
     local[static_cast<size_t>(res[i])] = i;
     cap[i] = resources_[static_cast<size_t>(res[i])].capacity;
   }
-  std::vector<double> new_rate(flows.size(), 0.0);
-  std::vector<char> active(flows.size(), 1);
+  std::vector<double>& new_rate = new_rate_;
+  std::vector<char>& active = active_;
+  new_rate.assign(flows.size(), 0.0);
+  active.assign(flows.size(), 1);
   size_t n_active = flows.size();
 
   while (n_active > 0) {

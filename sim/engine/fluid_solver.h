@@ -123,6 +123,10 @@ private:
   void do_solve(const std::vector<std::int32_t>& flows, const std::vector<ResourceId>& res, TimePs now);
   void schedule_completion(std::int32_t index, TimePs now);
 
+  // Scratch buffers reused by do_solve() so a solve allocates nothing in steady state.
+  std::vector<double> cap_, weighted_demand_, new_rate_;
+  std::vector<char> active_;
+  std::vector<size_t> local_;
   std::vector<Resource> resources_;
   std::vector<Flow> flows_;
   std::vector<std::int32_t> free_;

@@ -143,8 +143,18 @@ bool GpuDispatcher::place(KernelId k) {
       kern.dispatched[static_cast<size_t>(xi)] += n;
       cohort->ctx = CohortContext{config_.index, xi, n, first_here, batch, k};
       (void)first_wg;
-      // Spread over the CUs with the most free slots first (ties: lowest CU index).
-      for (int w = 0; w < n; ++w) {
+      // Spread over the CUs with the most free slots first (ties: lowest CU index). A workgroup
+      // that fills a whole CU (the usual case) just takes the free CUs in order.
+      if (need == config_.slots_per_cu) {
+        for (int c = 0; c < C && static_cast<int>(cohort->cus.size()) < n; ++c) {
+          const int cu = xi * C + c;
+          if (!mask.allows(cu) || free_slots_[static_cast<size_t>(cu)] < need) continue;
+          free_slots_[static_cast<size_t>(cu)] -= need;
+          cohort->cus.emplace_back(cu, need);
+        }
+        if (static_cast<int>(cohort->cus.size()) != n) throw ModelError("GpuDispatcher: capacity accounting out of sync");
+      }
+      for (int w = need == config_.slots_per_cu ? n : 0; w < n; ++w) {
         int best = -1;
         for (int c = 0; c < C; ++c) {
           const int cu = xi * C + c;
@@ -205,8 +215,13 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
     Stream& s = streams_[static_cast<size_t>(kern.stream)];
     s.head++;
     if (TraceRecorder* tr = sim_.trace()) {
-      tr->span(fmt::format("gpu{}", config_.index), s.config.name, kern.desc.name, kern.stats.arrived, now,
-               kern.desc.category);
+      const std::string gpu = fmt::format("gpu{}", config_.index);
+      tr->span(gpu, s.config.name, kern.desc.name, kern.stats.arrived, now, kern.desc.category);
+      // Nested under the kernel: the time it sat in its queue before any workgroup got a CU, the
+      // cost of launch order and priorities a trace reader should see at a glance.
+      if (kern.stats.first_dispatch > kern.stats.arrived) {
+        tr->span(gpu, s.config.name, "waiting for CUs", kern.stats.arrived, kern.stats.first_dispatch, "queue");
+      }
     }
     if (kern.done) kern.done(now);
     start_head(kern.stream);

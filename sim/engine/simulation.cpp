@@ -29,8 +29,9 @@ bool Simulation::step() {
     EventQueue::Action action = events_.pop(&t);
     now_ = t;
     ++processed_;
-    if (trace_) trace_->sample_counters(*this);
     action();
+    // Sampled after the step so a counter holds the value the step left until the next change.
+    if (trace_) trace_->sample_counters(*this);
     return true;
   }
   now_ = completion->first;
@@ -40,8 +41,8 @@ bool Simulation::step() {
   FlowDone done = std::move(it->second);
   on_done_.erase(it);
   ++processed_;
-  if (trace_) trace_->sample_counters(*this);
   if (done) done(now_);
+  if (trace_) trace_->sample_counters(*this);
   return true;
 }
 

@@ -1,0 +1,32 @@
+#include "sim/cli/run_trace.h"
+
+#include <deque>
+
+#include "models/policy.h"
+#include "sim/engine/chrome_trace.h"
+
+namespace c3sim::cli {
+
+std::string trace_runs(const hw::NodeSpec& spec, models::SimOptions options,
+                       const std::vector<wl::RunRequest>& requests) {
+  options.attribution = false;  // counterfactual runs are never traced; skip their cost
+  models::C3Simulator sim(spec, options);
+  std::deque<engine::TraceRecorder> recorders;  // stable addresses for the labeled views
+  std::vector<engine::LabeledTrace> runs;
+  for (const auto& req : requests) {
+    for (const auto& name : req.policies) {
+      std::string concrete = name;
+      std::string label = req.scenario.name + " / " + name;
+      if (name.ends_with("_best")) {
+        concrete = sim.run_named(req.scenario, name).chosen;
+        label += "=" + concrete;
+      }
+      engine::TraceRecorder& rec = recorders.emplace_back();
+      (void)sim.run(req.scenario, *models::make_policy(concrete, spec), &rec);
+      runs.push_back(engine::LabeledTrace{label, &rec});
+    }
+  }
+  return engine::to_chrome_trace(runs);
+}
+
+}  // namespace c3sim::cli

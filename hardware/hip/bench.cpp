@@ -6,12 +6,9 @@ namespace c3sim::bench {
 
 std::string CollConfig::describe() const {
   switch (impl) {
-    case wl::CollectiveImpl::cu:
-      return max_ctas > 0 ? "cu,max_ctas=" + std::to_string(max_ctas) : "cu";
-    case wl::CollectiveImpl::dma:
-      return "dma," + dma.describe();
-    case wl::CollectiveImpl::vendor_zero_cta:
-      return "vendor_zero_cta";
+    case wl::CollectiveImpl::cu: return max_ctas > 0 ? "cu,max_ctas=" + std::to_string(max_ctas) : "cu";
+    case wl::CollectiveImpl::dma: return "dma," + dma.describe();
+    case wl::CollectiveImpl::vendor_zero_cta: return "vendor_zero_cta";
   }
   return "?";
 }
@@ -106,8 +103,7 @@ std::pair<int, int> Bench::partition_units(int group_units) {
   return {p.group_sms(), p.rest_sms()};
 }
 
-std::vector<MeasuredTimes> Bench::measure(const std::vector<Measurement>& list, int warmups,
-                                          int trials) {
+std::vector<MeasuredTimes> Bench::measure(const std::vector<Measurement>& list, int warmups, int trials) {
   for (const Measurement& m : list) run_ungated(devices_, m.parts);
   for (int w = 0; w < warmups; ++w) {
     for (const Measurement& m : list) (void)run_gated(devices_, m.parts);

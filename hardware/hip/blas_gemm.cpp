@@ -72,9 +72,9 @@ void BlasGemm::enqueue(int gpu, hipStream_t stream, int sm_target) {
   const int n = static_cast<int>(shape_.n);
   const int k = static_cast<int>(shape_.k);
   // Column-major C(m x n) = A(m x k) * B(k x n).
-  C3_BLAS(hipblasGemmEx(p.handle, HIPBLAS_OP_N, HIPBLAS_OP_N, m, n, k, &alpha, p.a.get(), HIP_R_16BF,
-                        m, p.b.get(), HIP_R_16BF, k, &beta, p.c.get(), HIP_R_16BF, m,
-                        HIPBLAS_COMPUTE_32F, HIPBLAS_GEMM_DEFAULT));
+  C3_BLAS(hipblasGemmEx(p.handle, HIPBLAS_OP_N, HIPBLAS_OP_N, m, n, k, &alpha, p.a.get(), HIP_R_16BF, m,
+                        p.b.get(), HIP_R_16BF, k, &beta, p.c.get(), HIP_R_16BF, m, HIPBLAS_COMPUTE_32F,
+                        HIPBLAS_GEMM_DEFAULT));
 }
 
 }  // namespace c3sim::bench

@@ -4,18 +4,17 @@
 
 namespace c3sim::bench {
 
-void throw_device_error(const char* library, const std::string& code, const char* expr,
-                        const char* file, int line) {
-  throw DeviceError(std::string(expr) + " failed at " + file + ":" + std::to_string(line) + ": " +
-                    library + " " + code);
+void throw_device_error(const char* library, const std::string& code, const char* expr, const char* file,
+                        int line) {
+  throw DeviceError(std::string(expr) + " failed at " + file + ":" + std::to_string(line) + ": " + library +
+                    " " + code);
 }
 
 namespace detail {
 
 void check_hip(hipError_t e, const char* expr, const char* file, int line) {
   if (e == hipSuccess) return;
-  throw_device_error("runtime",
-                     std::string(hipGetErrorName(e)) + ": " + hipGetErrorString(e), expr, file,
+  throw_device_error("runtime", std::string(hipGetErrorName(e)) + ": " + hipGetErrorString(e), expr, file,
                      line);
 }
 
@@ -40,9 +39,8 @@ void check_cu(CUresult r, const char* expr, const char* file, int line) {
   const char* text = nullptr;
   cuGetErrorName(r, &name);
   cuGetErrorString(r, &text);
-  throw_device_error("driver",
-                     std::string(name ? name : "?") + ": " + (text ? text : "unknown"), expr,
-                     file, line);
+  throw_device_error("driver", std::string(name ? name : "?") + ": " + (text ? text : "unknown"), expr, file,
+                     line);
 }
 #endif
 

@@ -70,8 +70,8 @@ void CollBuffers::prepare(const CollShape& shape, std::uint64_t seed) {
   }
   for (int g = 0; g < static_cast<int>(gpus_.size()); ++g) {
     C3_HIP(hipSetDevice(g));
-    launch_fill_words(nullptr, static_cast<std::uint32_t*>(gpus_[g].send), shape.send_bytes() / 4,
-                      seed, g, 0);
+    launch_fill_words(nullptr, static_cast<std::uint32_t*>(gpus_[g].send), shape.send_bytes() / 4, seed, g,
+                      0);
     C3_HIP(hipDeviceSynchronize());
   }
   poison_recv(shape);

@@ -12,7 +12,7 @@ public:
 };
 
 // "<expr> failed at file:line: <library> <code name>: <description>"
-[[noreturn]] void throw_device_error(const char* library, const std::string& code,
-                                     const char* expr, const char* file, int line);
+[[noreturn]] void throw_device_error(const char* library, const std::string& code, const char* expr,
+                                     const char* file, int line);
 
 }  // namespace c3sim::bench

@@ -17,8 +17,8 @@ DeviceSet::DeviceSet() {
       int can = 0;
       C3_HIP(hipDeviceCanAccessPeer(&can, g, peer));
       if (!can) {
-        throw DeviceError("c3bench: GPU " + std::to_string(g) + " cannot access GPU " +
-                          std::to_string(peer) + " directly; c3bench needs a fully connected node");
+        throw DeviceError("c3bench: GPU " + std::to_string(g) + " cannot access GPU " + std::to_string(peer) +
+                          " directly; c3bench needs a fully connected node");
       }
       const hipError_t e = hipDeviceEnablePeerAccess(peer, 0);
       if (e == hipErrorPeerAccessAlreadyEnabled) {

@@ -48,8 +48,8 @@ void submit(hipStream_t stream, const std::vector<Copy>& pieces, bool batched) {
     attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
     attr.flags = cudaMemcpyFlagPreferOverlapWithCompute;
     std::size_t attr_index = 0;
-    C3_HIP(cudaMemcpyBatchAsync(dsts.data(), srcs.data(), sizes.data(), pieces.size(), &attr,
-                                &attr_index, 1, stream));
+    C3_HIP(cudaMemcpyBatchAsync(dsts.data(), srcs.data(), sizes.data(), pieces.size(), &attr, &attr_index, 1,
+                                stream));
     return;
   }
 #else
@@ -75,8 +75,7 @@ std::vector<StreamRef> DmaCollectives::streams(const DmaOptions& options) {
   return out;
 }
 
-void DmaCollectives::enqueue(const CollShape& shape, const CollBuffers& buffers,
-                             const DmaOptions& options) {
+void DmaCollectives::enqueue(const CollShape& shape, const CollBuffers& buffers, const DmaOptions& options) {
   if (shape.op != wl::CollectiveOp::all_gather && shape.op != wl::CollectiveOp::all_to_all) {
     throw DeviceError(std::string("c3bench: DMA ") + wl::to_string(shape.op) +
                       " is not possible (copy engines cannot reduce); all_gather and all_to_all are");

@@ -18,10 +18,10 @@
 namespace c3sim::bench {
 
 struct DmaOptions {
-  int engines = 1;      // queues (streams) per GPU
-  int chunks = 1;       // pieces per peer transfer
+  int engines = 1;  // queues (streams) per GPU
+  int chunks = 1;   // pieces per peer transfer
   bool pull = false;
-  bool batched = true;  // NVIDIA: cudaMemcpyBatchAsync per queue
+  bool batched = true;                         // NVIDIA: cudaMemcpyBatchAsync per queue
   [[nodiscard]] std::string describe() const;  // "push,e1,c1,batch"
 };
 

@@ -48,9 +48,9 @@ wl::EnvRecord probe_environment(DeviceSet& devices) {
   int nccl = 0;
   C3_NCCL(ncclGetVersion(&nccl));
   d["collective_library"] = std::string(kPlatform) == "amd" ? "RCCL" : "NCCL";
-  d["collective_library_version"] = nccl >= 10000 ? version_string(nccl, 10000, 100) + "." +
-                                                        std::to_string(nccl % 100)
-                                                  : std::to_string(nccl);
+  d["collective_library_version"] = nccl >= 10000
+                                        ? version_string(nccl, 10000, 100) + "." + std::to_string(nccl % 100)
+                                        : std::to_string(nccl);
   d["vendor_zero_cta_compiled"] = vendor_zero_cta_compiled();
 #if defined(C3BENCH_NVIDIA)
   int major = 0, minor = 0, patch = 0;

@@ -9,9 +9,9 @@
 #if defined(C3BENCH_AMD)
 #include <hip/hip_runtime.h>
 #include <hipblas/hipblas.h>
-#include <rccl/rccl.h>
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
+#include <rccl/rccl.h>
 #else
 #include "hardware/hip/vendors/cuda.h"
 #endif

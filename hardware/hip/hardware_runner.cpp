@@ -73,8 +73,7 @@ std::vector<wl::Record> HardwareRunner::run(const wl::RunRequest& request) {
   }
   std::vector<Policy> policies;
   for (std::size_t i = 0; i < request.policies.size(); ++i) {
-    const SourceLocation where =
-        i < sc.policy_locations.size() ? sc.policy_locations[i] : sc.location;
+    const SourceLocation where = i < sc.policy_locations.size() ? sc.policy_locations[i] : sc.location;
     policies.push_back(parse_policy(request.policies[i], where, units));
   }
 

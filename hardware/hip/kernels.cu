@@ -40,8 +40,8 @@ __global__ void gate_kernel(const volatile int* release, int* timed_out, std::ui
   }
 }
 
-__global__ void fill_words_kernel(std::uint32_t* words, std::size_t count, std::uint64_t seed,
-                                  int rank, std::size_t first_word) {
+__global__ void fill_words_kernel(std::uint32_t* words, std::size_t count, std::uint64_t seed, int rank,
+                                  std::size_t first_word) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += stride) {
@@ -75,8 +75,8 @@ __global__ void verify_kernel(const std::uint32_t* recv, std::size_t total_words
   const std::size_t block_words = total_words / static_cast<std::size_t>(ranks);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   unsigned long long bad = 0;
-  for (std::size_t r = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       r < total_words; r += stride) {
+  for (std::size_t r = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < total_words;
+       r += stride) {
     const int src = static_cast<int>(r / block_words);
     const std::size_t within = r % block_words;
     // all-gather: block `src` is src's whole send buffer; all-to-all: it is src's block `me`.
@@ -93,35 +93,31 @@ unsigned blocks_for(std::size_t count) {
 
 }  // namespace
 
-void launch_gate(hipStream_t stream, const volatile int* release, int* timed_out,
-                 std::uint64_t timeout_ns) {
+void launch_gate(hipStream_t stream, const volatile int* release, int* timed_out, std::uint64_t timeout_ns) {
   gate_kernel<<<1, 1, 0, stream>>>(release, timed_out, timeout_ns);
   C3_LAUNCHED();
 }
 
-void launch_fill_words(hipStream_t stream, std::uint32_t* words, std::size_t count,
-                       std::uint64_t seed, int rank, std::size_t first_word) {
+void launch_fill_words(hipStream_t stream, std::uint32_t* words, std::size_t count, std::uint64_t seed,
+                       int rank, std::size_t first_word) {
   fill_words_kernel<<<blocks_for(count), kThreads, 0, stream>>>(words, count, seed, rank, first_word);
   C3_LAUNCHED();
 }
 
-void launch_fill_bf16(hipStream_t stream, std::uint16_t* values, std::size_t count,
-                      std::uint64_t seed) {
+void launch_fill_bf16(hipStream_t stream, std::uint16_t* values, std::size_t count, std::uint64_t seed) {
   fill_bf16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(values, count, seed);
   C3_LAUNCHED();
 }
 
-void launch_fill_constant(hipStream_t stream, std::uint32_t* words, std::size_t count,
-                          std::uint32_t value) {
+void launch_fill_constant(hipStream_t stream, std::uint32_t* words, std::size_t count, std::uint32_t value) {
   fill_constant_kernel<<<blocks_for(count), kThreads, 0, stream>>>(words, count, value);
   C3_LAUNCHED();
 }
 
-void launch_verify(hipStream_t stream, const std::uint32_t* recv, std::size_t total_words,
-                   int ranks, int me, CollLayout layout, std::uint64_t seed,
-                   unsigned long long* mismatches) {
-  verify_kernel<<<blocks_for(total_words), kThreads, 0, stream>>>(
-      recv, total_words, ranks, me, static_cast<int>(layout), seed, mismatches);
+void launch_verify(hipStream_t stream, const std::uint32_t* recv, std::size_t total_words, int ranks, int me,
+                   CollLayout layout, std::uint64_t seed, unsigned long long* mismatches) {
+  verify_kernel<<<blocks_for(total_words), kThreads, 0, stream>>>(recv, total_words, ranks, me,
+                                                                  static_cast<int>(layout), seed, mismatches);
   C3_LAUNCHED();
 }
 

@@ -73,8 +73,9 @@ std::vector<std::int64_t> parse_sizes(const std::string& s, const std::string& o
     std::string why;
     const auto v = c3sim::parse_quantity(item, c3sim::Dimension::bytes, &why);
     if (!v || *v < 1 || *v != static_cast<double>(static_cast<std::int64_t>(*v))) {
-      throw InputError({}, option, "'" + item + "' is not a whole number of bytes such as 256MiB or 1GiB" +
-                                       (why.empty() ? "" : " (" + why + ")"));
+      throw InputError({}, option,
+                       "'" + item + "' is not a whole number of bytes such as 256MiB or 1GiB" +
+                           (why.empty() ? "" : " (" + why + ")"));
     }
     out.push_back(static_cast<std::int64_t>(*v));
   }
@@ -237,15 +238,17 @@ int main(int argc, char** argv) {
   setenv("NCCL_NVLS_ENABLE", "0", 0);
 
   CLI::App app{std::string("c3bench: measure concurrent GEMM + collective (C3) scenarios on this "
-                           "node's GPUs (built for ") + c3sim::bench::kPlatform +
+                           "node's GPUs (built for ") +
+               c3sim::bench::kPlatform +
                ") and write c3sim's JSON Lines measurement schema.\nExit codes: 0 ok, 1 internal "
                "error, 2 bad input, 3 GPU or library failure."};
   app.require_subcommand(1);
 
   CommonOptions run_opts;
   std::string policies, gemm_limits, cta_limits, only;
-  CLI::App* run = app.add_subcommand("run", "Run every scenario of a file: isolated baselines beside "
-                                            "concurrent runs under each policy");
+  CLI::App* run = app.add_subcommand("run",
+                                     "Run every scenario of a file: isolated baselines beside "
+                                     "concurrent runs under each policy");
   add_common(run, run_opts, true);
   run->add_option("--policy", policies,
                   "Comma-separated policies overriding the file's, or 'all' (base, sp, prio, rp:16, "
@@ -265,8 +268,9 @@ int main(int argc, char** argv) {
               engine_bytes = "1GiB";
   CLI::App* sweep = app.add_subcommand("sweep", "Calibration microbenchmarks (GEMMs from the scenario file)");
   add_common(sweep, sweep_opts, false);
-  sweep->add_option("--what", what,
-                    "Comma-separated: gemm_sms, coll_ctas, dma_size, dma_engines, dma_latency, or all")
+  sweep
+      ->add_option("--what", what,
+                   "Comma-separated: gemm_sms, coll_ctas, dma_size, dma_engines, dma_latency, or all")
       ->capture_default_str();
   sweep->add_option("--sm-limits", sm_limits, "gemm_sms: SM/CU group sizes")->capture_default_str();
   sweep->add_option("--cta-limits", sweep_ctas, "coll_ctas: CTA caps")->capture_default_str();

@@ -5,8 +5,7 @@
 namespace c3sim::bench {
 namespace {
 
-int parse_units(const std::string& name, std::size_t prefix, const SourceLocation& where,
-                int units_per_gpu) {
+int parse_units(const std::string& name, std::size_t prefix, const SourceLocation& where, int units_per_gpu) {
   const std::string digits = name.substr(prefix);
   int n = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
@@ -16,8 +15,10 @@ int parse_units(const std::string& name, std::size_t prefix, const SourceLocatio
   }
   if (units_per_gpu > 0 && n >= units_per_gpu) {
     throw InputError(where, "policies",
-                     "policy '" + name + "': the collective's partition must leave units for the "
-                     "GEMM (this GPU has " + std::to_string(units_per_gpu) + ")");
+                     "policy '" + name +
+                         "': the collective's partition must leave units for the "
+                         "GEMM (this GPU has " +
+                         std::to_string(units_per_gpu) + ")");
   }
   return n;
 }
@@ -56,13 +57,13 @@ Policy parse_policy(const std::string& name, const SourceLocation& where, int un
     return p;
   }
   throw InputError(where, "policies",
-                   "unknown policy '" + name + "' (known: base, sp, prio, rp:<n>, sp_rp:<n>, dma, "
-                   "dma_sp, vendor_zero_cta, vendor_zero_cta_sp, or all)");
+                   "unknown policy '" + name +
+                       "' (known: base, sp, prio, rp:<n>, sp_rp:<n>, dma, "
+                       "dma_sp, vendor_zero_cta, vendor_zero_cta_sp, or all)");
 }
 
 std::vector<std::string> all_policy_names() {
-  return {"base", "sp", "prio", "rp:16", "rp:32", "dma", "dma_sp", "vendor_zero_cta",
-          "vendor_zero_cta_sp"};
+  return {"base", "sp", "prio", "rp:16", "rp:32", "dma", "dma_sp", "vendor_zero_cta", "vendor_zero_cta_sp"};
 }
 
 }  // namespace c3sim::bench

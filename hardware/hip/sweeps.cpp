@@ -151,8 +151,9 @@ void validate_sweep(const SweepRequest& request) {
   for (const std::string& w : request.what) {
     if (std::find(sweep_names().begin(), sweep_names().end(), w) == sweep_names().end()) {
       throw InputError({}, "--what",
-                       "unknown sweep '" + w + "' (known: gemm_sms, coll_ctas, dma_size, "
-                       "dma_engines, dma_latency, all)");
+                       "unknown sweep '" + w +
+                           "' (known: gemm_sms, coll_ctas, dma_size, "
+                           "dma_engines, dma_latency, all)");
     }
   }
 }
@@ -190,7 +191,8 @@ std::vector<wl::Record> run_sweeps(HardwareRunner& runner, const SweepRequest& q
             configs.push_back({wl::CollectiveImpl::dma, 0, DmaOptions{engines, chunks, pull, true}});
           }
         }
-        configs.push_back({wl::CollectiveImpl::dma, 0, DmaOptions{runner.bench().gpus() - 1, 1, pull, false}});
+        configs.push_back(
+            {wl::CollectiveImpl::dma, 0, DmaOptions{runner.bench().gpus() - 1, 1, pull, false}});
       }
       sweep_colls(runner, configs, op, q.engine_sweep_bytes, q, "dma_engines", out);
     }

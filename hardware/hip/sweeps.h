@@ -15,11 +15,11 @@
 namespace c3sim::bench {
 
 struct SweepRequest {
-  std::vector<std::string> what;       // names above
-  std::vector<wl::Gemm> gemms;         // shapes for gemm_sms
-  std::vector<int> sm_limits;          // gemm_sms
-  std::vector<int> cta_limits;         // coll_ctas
-  std::vector<std::int64_t> sizes;     // per-GPU output bytes for coll_ctas, dma_size
+  std::vector<std::string> what;    // names above
+  std::vector<wl::Gemm> gemms;      // shapes for gemm_sms
+  std::vector<int> sm_limits;       // gemm_sms
+  std::vector<int> cta_limits;      // coll_ctas
+  std::vector<std::int64_t> sizes;  // per-GPU output bytes for coll_ctas, dma_size
   std::int64_t engine_sweep_bytes = 1ll << 30;
   int warmups = 2;
   int trials = 5;

@@ -64,8 +64,9 @@ TrialTimes run_gated(DeviceSet& devices, const std::vector<Part>& parts) {
   }
   devices.synchronize_all();
   if (*devices.timeout_flag() != 0) {
-    throw DeviceError("c3bench: a gate kernel timed out before release (a launch blocked on the "
-                      "GPU while the gate held it); timings of this trial are void");
+    throw DeviceError(
+        "c3bench: a gate kernel timed out before release (a launch blocked on the "
+        "GPU while the gate held it); timings of this trial are void");
   }
   return out;
 }

@@ -15,14 +15,14 @@
 namespace c3sim::bench {
 
 struct Part {
-  std::string name;                 // "gemm", "coll"
-  std::vector<StreamRef> streams;   // every stream the part enqueues on
-  std::function<void()> enqueue;    // queues the part's work on those streams (all GPUs)
+  std::string name;                // "gemm", "coll"
+  std::vector<StreamRef> streams;  // every stream the part enqueues on
+  std::function<void()> enqueue;   // queues the part's work on those streams (all GPUs)
 };
 
 struct TrialTimes {
   double total_us = 0;
-  std::vector<double> part_us;      // per part, in the order given
+  std::vector<double> part_us;  // per part, in the order given
 };
 
 TrialTimes run_gated(DeviceSet& devices, const std::vector<Part>& parts);

@@ -87,12 +87,12 @@ void VendorCollectives::launch(const CollShape& shape, const CollBuffers& buffer
     ncclComm_t comm = set.comms.at(static_cast<std::size_t>(s.gpu));
     switch (shape.op) {
       case wl::CollectiveOp::all_gather:
-        C3_NCCL(ncclAllGather(buffers.send(s.gpu), buffers.recv(s.gpu), block_elems, ncclBfloat16,
-                              comm, s.stream));
+        C3_NCCL(ncclAllGather(buffers.send(s.gpu), buffers.recv(s.gpu), block_elems, ncclBfloat16, comm,
+                              s.stream));
         break;
       case wl::CollectiveOp::all_to_all:
-        C3_NCCL(ncclAllToAll(buffers.send(s.gpu), buffers.recv(s.gpu), block_elems, ncclBfloat16,
-                             comm, s.stream));
+        C3_NCCL(ncclAllToAll(buffers.send(s.gpu), buffers.recv(s.gpu), block_elems, ncclBfloat16, comm,
+                             s.stream));
         break;
       default:
         throw DeviceError(std::string("c3bench: collective ") + wl::to_string(shape.op) +

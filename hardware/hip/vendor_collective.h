@@ -25,8 +25,8 @@ public:
   VendorCollectives& operator=(const VendorCollectives&) = delete;
 
   // Kernel collective; max_ctas 0 = library default.
-  void enqueue(const CollShape& shape, const CollBuffers& buffers,
-               const std::vector<StreamRef>& streams, int max_ctas);
+  void enqueue(const CollShape& shape, const CollBuffers& buffers, const std::vector<StreamRef>& streams,
+               int max_ctas);
   // Zero-CTA collective on symmetric buffers (registers them on first use / after growth).
   void enqueue_zero_cta(const CollShape& shape, CollBuffers& symmetric,
                         const std::vector<StreamRef>& streams);
@@ -39,8 +39,8 @@ private:
   };
   CommSet& comms(int key);  // key: max_ctas, or kZeroCtaKey
   void register_windows(CommSet& set, CollBuffers& buffers);
-  void launch(const CollShape& shape, const CollBuffers& buffers,
-              const std::vector<StreamRef>& streams, CommSet& set);
+  void launch(const CollShape& shape, const CollBuffers& buffers, const std::vector<StreamRef>& streams,
+              CommSet& set);
 
   static constexpr int kZeroCtaKey = -1;
   int gpus_ = 0;

@@ -1,0 +1,137 @@
+// Dispatcher: occupancy, CU masks, priorities, wave counts, strict XCD round-robin, starvation.
+#include "sim/engine/gpu_dispatcher.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+namespace c3sim::engine {
+namespace {
+
+// Each workgroup is `seconds` of pure compute (a bound-only flow).
+class FixedTimeModel final : public WorkgroupModel {
+public:
+  explicit FixedTimeModel(double seconds) : seconds_(seconds) {}
+  CohortWork cohort_work(const CohortContext& ctx) override {
+    contexts.push_back(ctx);
+    return CohortWork{1.0, {}, 1.0 / seconds_, 0};
+  }
+  std::vector<CohortContext> contexts;
+
+private:
+  double seconds_;
+};
+
+struct Rig {
+  Simulation sim;
+  GpuDispatcher gpu;
+  explicit Rig(GpuConfig c) : gpu(sim, c) {}
+};
+
+TEST(GpuDispatcher, WaveCountFromOccupancy) {
+  // 2 XCDs x 4 CUs, one workgroup per CU: 20 workgroups of 1 ms need ceil(20 / 8) = 3 waves.
+  Rig r(GpuConfig{0, 2, 4, 1, 1 << 30});
+  const StreamId s = r.gpu.add_stream({"s", 0, {}});
+  TimePs done = -1;
+  r.gpu.launch(s, KernelDesc{"k", 20, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(1e-3),
+               [&](TimePs t) { done = t; });
+  r.sim.run();
+  EXPECT_EQ(done, s_to_ps(3e-3));
+}
+
+TEST(GpuDispatcher, StrictRoundRobinAcrossXcds) {
+  // Workgroup i goes to XCD i mod 2: 5 workgroups put 3 on XCD 0 and 2 on XCD 1.
+  Rig r(GpuConfig{0, 2, 4, 1, 1 << 30});
+  const StreamId s = r.gpu.add_stream({"s", 0, {}});
+  auto model = std::make_shared<FixedTimeModel>(1e-3);
+  r.gpu.launch(s, KernelDesc{"k", 5, 1, 0, "gemm"}, model, nullptr);
+  r.sim.run();
+  ASSERT_EQ(model->contexts.size(), 2u);
+  EXPECT_EQ(model->contexts[0].xcd, 0);
+  EXPECT_EQ(model->contexts[0].count, 3);
+  EXPECT_EQ(model->contexts[1].xcd, 1);
+  EXPECT_EQ(model->contexts[1].count, 2);
+}
+
+TEST(GpuDispatcher, SlotsLimitOccupancy) {
+  // A CU has 4 slots; workgroups needing 2 slots fit two per CU: 1 XCD x 2 CUs runs 4 at once,
+  // so 8 workgroups of 1 ms take 2 ms.
+  Rig r(GpuConfig{0, 1, 2, 4, 1 << 30});
+  const StreamId s = r.gpu.add_stream({"s", 0, {}});
+  TimePs done = -1;
+  r.gpu.launch(s, KernelDesc{"k", 8, 2, 0, "gemm"}, std::make_shared<FixedTimeModel>(1e-3),
+               [&](TimePs t) { done = t; });
+  r.sim.run();
+  EXPECT_EQ(done, s_to_ps(2e-3));
+}
+
+TEST(GpuDispatcher, CuMaskRestrictsPlacement) {
+  // Mask allows 1 CU per XCD (2 of 8): 4 workgroups of 1 ms take 2 waves = 2 ms.
+  Rig r(GpuConfig{0, 2, 4, 1, 1 << 30});
+  const StreamId s = r.gpu.add_stream({"s", 0, CuMask::per_xcd(2, 4, 1, true)});
+  TimePs done = -1;
+  r.gpu.launch(s, KernelDesc{"k", 4, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(1e-3),
+               [&](TimePs t) { done = t; });
+  r.sim.run();
+  EXPECT_EQ(done, s_to_ps(2e-3));
+}
+
+TEST(GpuDispatcher, EarlierKernelStarvesLaterOneAtEqualPriority) {
+  // 1 XCD x 2 CUs. Kernel A (4 x 1 ms) arrives first and keeps claiming freed CUs; B (1 x 1 ms)
+  // arrives just after and only runs once A has nothing pending: A's second wave runs 1-2 ms,
+  // so B starts at 2 ms and ends at 3 ms.
+  Rig r(GpuConfig{0, 1, 2, 1, 1 << 30});
+  const StreamId sa = r.gpu.add_stream({"a", 0, {}});
+  const StreamId sb = r.gpu.add_stream({"b", 0, {}});
+  TimePs b_done = -1;
+  r.gpu.launch(sa, KernelDesc{"A", 4, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(1e-3), nullptr);
+  r.sim.after(1, [&] {
+    r.gpu.launch(sb, KernelDesc{"B", 1, 1, 0, "collective"}, std::make_shared<FixedTimeModel>(1e-3),
+                 [&](TimePs t) { b_done = t; });
+  });
+  r.sim.run();
+  EXPECT_EQ(b_done, s_to_ps(3e-3));
+}
+
+TEST(GpuDispatcher, HigherPriorityTakesFreedSlotsFirst) {
+  // Same as above but B is on a high-priority stream: it takes the first freed CU at 1 ms.
+  Rig r(GpuConfig{0, 1, 2, 1, 1 << 30});
+  const StreamId sa = r.gpu.add_stream({"a", 0, {}});
+  const StreamId sb = r.gpu.add_stream({"b", 1, {}});
+  TimePs b_done = -1;
+  r.gpu.launch(sa, KernelDesc{"A", 4, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(1e-3), nullptr);
+  r.sim.after(1, [&] {
+    r.gpu.launch(sb, KernelDesc{"B", 1, 1, 0, "collective"}, std::make_shared<FixedTimeModel>(1e-3),
+                 [&](TimePs t) { b_done = t; });
+  });
+  r.sim.run();
+  EXPECT_EQ(b_done, s_to_ps(2e-3));
+}
+
+TEST(GpuDispatcher, KernelsOnOneStreamRunInOrderAfterLaunchLatency) {
+  Rig r(GpuConfig{0, 1, 4, 1, 1 << 30});
+  const StreamId s = r.gpu.add_stream({"s", 0, {}});
+  TimePs first = -1, second = -1;
+  const TimePs lat = us_to_ps(5);
+  r.gpu.launch(s, KernelDesc{"k1", 1, 1, lat, "x"}, std::make_shared<FixedTimeModel>(1e-3), [&](TimePs t) { first = t; });
+  r.gpu.launch(s, KernelDesc{"k2", 1, 1, lat, "x"}, std::make_shared<FixedTimeModel>(1e-3), [&](TimePs t) { second = t; });
+  r.sim.run();
+  EXPECT_EQ(first, lat + s_to_ps(1e-3));
+  EXPECT_EQ(second, 2 * (lat + s_to_ps(1e-3)));
+}
+
+TEST(GpuDispatcher, PerWorkgroupModeMatchesCohorts) {
+  // Pure compute: splitting cohorts into single workgroups must not change the finish time.
+  for (int cohort : {1, 1 << 30}) {
+    Rig r(GpuConfig{0, 2, 3, 1, cohort});
+    const StreamId s = r.gpu.add_stream({"s", 0, {}});
+    TimePs done = -1;
+    r.gpu.launch(s, KernelDesc{"k", 13, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(2e-3),
+                 [&](TimePs t) { done = t; });
+    r.sim.run();
+    EXPECT_EQ(done, s_to_ps(6e-3)) << "cohort size " << cohort;  // 13 over 6 CUs: 3 waves
+  }
+}
+
+}  // namespace
+}  // namespace c3sim::engine

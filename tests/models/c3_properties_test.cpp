@@ -1,0 +1,123 @@
+// Properties every C3 prediction must satisfy, whatever the parameters.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "hardware/hardware_loader.h"
+#include "models/c3_simulator.h"
+#include "models/policy.h"
+#include "workloads/paper_catalog.h"
+
+namespace c3sim::models {
+namespace {
+
+SimOptions fast() {
+  SimOptions o;
+  o.attribution = false;
+  return o;
+}
+
+const std::vector<std::string> kScenarios = {"cb1_896M_ag", "mb1_896M_a2a", "cb4_1G_ag", "cb3_512M_a2a"};
+
+TEST(C3Properties, MoreDmaEngineBandwidthNeverSlowsADmaRun) {
+  for (const auto& name : kScenarios) {
+    const wl::Scenario s = *wl::find_paper_scenario(name);
+    double previous = 1e300;
+    for (const char* bw : {"20 GB/s", "39 GB/s", "60 GB/s", "120 GB/s"}) {
+      hw::NodeSpec spec = hw::load_hardware("mi300x");
+      hw::set_field(spec, "model.dma.engine_bandwidth", bw);
+      C3Simulator sim(spec, fast());
+      const double t = sim.run(s, *make_policy("dma", spec)).total_us;
+      EXPECT_LE(t, previous * (1 + 1e-9)) << name << " at " << bw;
+      previous = t;
+    }
+  }
+}
+
+TEST(C3Properties, MoreCusNeverSlowTheCollectiveAlone) {
+  C3Simulator sim(hw::load_hardware("mi300x"), fast());
+  for (auto op : {wl::CollectiveOp::all_gather, wl::CollectiveOp::all_to_all}) {
+    for (std::int64_t bytes : {std::int64_t{8} << 20, std::int64_t{1} << 30}) {
+      const wl::Collective c{op, bytes, wl::CollectiveImpl::cu, {}};
+      double previous = 1e300;
+      for (int w : {8, 16, 32, 64, 128, 256}) {
+        const double t = sim.iso_coll(c, 8, w).time_us;
+        EXPECT_LE(t, previous * (1 + 1e-9)) << wl::to_string(op) << " " << bytes << " with " << w;
+        previous = t;
+      }
+    }
+  }
+}
+
+TEST(C3Properties, ConcurrentTimeNeverBeatsTheBestIsolatedTimes) {
+  const hw::NodeSpec spec = hw::load_hardware("mi300x");
+  C3Simulator sim(spec, fast());
+  for (const auto& name : kScenarios) {
+    const wl::Scenario s = *wl::find_paper_scenario(name);
+    // Best isolated GEMM over every CU count a policy can leave it, best collective of either kind.
+    double gemm_best = sim.iso_gemm(s.gemm).time_us;
+    for (int cus : rp_sweep_cus(spec)) gemm_best = std::min(gemm_best, sim.iso_gemm(s.gemm, 304 - cus).time_us);
+    wl::Collective dma = s.collective;
+    dma.impl = wl::CollectiveImpl::dma;
+    const double coll_best = std::min(sim.iso_coll(s.collective, 8).time_us, sim.iso_coll(dma, 8).time_us);
+    for (const char* p : {"base", "sp", "prio", "rp:64", "sp_rp:32", "dma", "dma_rp:8"}) {
+      const C3Result r = sim.run(s, *make_policy(p, spec));
+      EXPECT_GE(r.total_us, std::max(gemm_best, coll_best) * (1 - 1e-9)) << name << " " << p;
+    }
+  }
+}
+
+TEST(C3Properties, PerWorkgroupFidelityAgreesWithCohorts) {
+  const hw::NodeSpec spec = hw::load_hardware("mi300x");
+  SimOptions per_wg = fast();
+  per_wg.max_cohort_size = 1;
+  C3Simulator cohorts(spec, fast());
+  C3Simulator single(spec, per_wg);
+  const wl::Scenario s = *wl::find_paper_scenario("cb1_896M_ag");
+  EXPECT_NEAR(single.iso_gemm(s.gemm).time_us, cohorts.iso_gemm(s.gemm).time_us, 1e-6 * cohorts.iso_gemm(s.gemm).time_us);
+  for (const char* p : {"base", "sp", "dma"}) {
+    const double a = cohorts.run(s, *make_policy(p, spec)).total_us;
+    const double b = single.run(s, *make_policy(p, spec)).total_us;
+    EXPECT_NEAR(a, b, 0.01 * a) << p;
+  }
+}
+
+TEST(C3Properties, RunsAreDeterministic) {
+  const hw::NodeSpec spec = hw::load_hardware("mi300x");
+  const wl::Scenario s = *wl::find_paper_scenario("mb1_4G_a2a");
+  C3Simulator a(spec);
+  C3Simulator b(spec);
+  const C3Result ra = a.run(s, *make_policy("sp", spec));
+  const C3Result rb = b.run(s, *make_policy("sp", spec));
+  EXPECT_EQ(ra.total_us, rb.total_us);
+  EXPECT_EQ(ra.gemm_attribution->cache_us, rb.gemm_attribution->cache_us);
+}
+
+TEST(C3Properties, BasePolicyStarvesTheCollectiveUntilTheGemmTail) {
+  // GEMM launched first takes every CU; the collective's first workgroup waits for the GEMM's
+  // last dispatch, which shows up as dispatch delay in the attribution.
+  const hw::NodeSpec spec = hw::load_hardware("mi300x");
+  C3Simulator sim(spec);
+  const wl::Scenario s = *wl::find_paper_scenario("cb1_896M_ag");
+  const C3Result base = sim.run(s, *make_policy("base", spec));
+  const C3Result sp = sim.run(s, *make_policy("sp", spec));
+  EXPECT_GT(base.coll_attribution->dispatch_delay_us, 0.5 * base.iso_gemm_us);
+  EXPECT_LT(sp.coll_attribution->dispatch_delay_us, 1.0);
+  EXPECT_LT(sp.total_us, base.total_us);
+}
+
+TEST(C3Properties, HopperPresetsArePlausible) {
+  C3Simulator sim(hw::load_hardware("h200-sxm"), fast());
+  const wl::Gemm g{"", 8192, 8192, 8192, hw::Dtype::bf16, ""};
+  const double tflops = g.flops() / sim.iso_gemm(g).time_us * 1e-6;
+  EXPECT_NEAR(tflops, 790.0, 79.0);
+  // All-gather bandwidth at large sizes is bounded by NVLink (450 GB/s per direction per GPU).
+  const wl::Collective ag{wl::CollectiveOp::all_gather, std::int64_t{4} << 30, wl::CollectiveImpl::cu, {}};
+  const IsoCollResult r = sim.iso_coll(ag, 8);
+  const double sent_gbps = r.bytes_sent / (r.time_us * 1e-6) * 1e-9;
+  EXPECT_LE(sent_gbps, 450.0);
+  EXPECT_GE(sent_gbps, 300.0);
+}
+
+}  // namespace
+}  // namespace c3sim::models

@@ -58,10 +58,13 @@ void validate(const TransformerConfig& c) {
   check_dim(c, "heads", c.heads);
   check_dim(c, "kv_heads", c.kv_heads);
   check_dim(c, "tokens", c.tokens);
-  if (c.head_dim < 0) bad(c, "head_dim", fmt::format("must be positive (or 0 to derive), got {}", c.head_dim));
-  if (c.head_dim > kMaxDim) bad(c, "head_dim", fmt::format("must be at most {}, got {}", kMaxDim, c.head_dim));
+  if (c.head_dim < 0)
+    bad(c, "head_dim", fmt::format("must be positive (or 0 to derive), got {}", c.head_dim));
+  if (c.head_dim > kMaxDim)
+    bad(c, "head_dim", fmt::format("must be at most {}, got {}", kMaxDim, c.head_dim));
   if (c.head_dim == 0 && c.hidden % c.heads != 0) {
-    bad(c, "head_dim", fmt::format("not given and hidden {} is not divisible by heads {}", c.hidden, c.heads));
+    bad(c, "head_dim",
+        fmt::format("not given and hidden {} is not divisible by heads {}", c.hidden, c.heads));
   }
   if (c.heads % c.kv_heads != 0) {
     bad(c, "kv_heads", fmt::format("heads {} is not a multiple of kv_heads {}", c.heads, c.kv_heads));
@@ -150,7 +153,8 @@ std::vector<FsdpGemm> fsdp_gemms(const TransformerConfig& c) {
 std::vector<FsdpAllGather> fsdp_all_gathers(const TransformerConfig& c) {
   validate(c);
   std::vector<FsdpAllGather> out;
-  for (const LinearShape& l : layer_linears(c)) out.push_back(FsdpAllGather{l.linear, all_gather_bytes(c, l)});
+  for (const LinearShape& l : layer_linears(c))
+    out.push_back(FsdpAllGather{l.linear, all_gather_bytes(c, l)});
   return out;
 }
 
@@ -165,8 +169,9 @@ std::vector<FsdpOverlap> fsdp_overlaps(const TransformerConfig& c) {
         FsdpAllGather{next.linear, all_gather_bytes(c, next)}});
   }
   for (const LinearShape& l : linears) {
-    out.push_back(FsdpOverlap{FsdpGemm{l.linear, GemmPass::weight_grad, linear_gemm(c, l, GemmPass::weight_grad)},
-                              FsdpAllGather{l.linear, all_gather_bytes(c, l)}});
+    out.push_back(
+        FsdpOverlap{FsdpGemm{l.linear, GemmPass::weight_grad, linear_gemm(c, l, GemmPass::weight_grad)},
+                    FsdpAllGather{l.linear, all_gather_bytes(c, l)}});
   }
   return out;
 }

@@ -31,14 +31,14 @@
 namespace c3sim::wl {
 
 struct TransformerConfig {
-  std::string name;              // "LLaMA-70B"; also the GEMMs' source
-  std::int64_t hidden = 0;       // model width h
-  std::int64_t ffn = 0;          // FFN intermediate size F (of gate and of up, each)
-  std::int64_t heads = 0;        // attention (query) heads
-  std::int64_t kv_heads = 0;     // key/value heads (grouped-query attention); = heads for MHA
-  std::int64_t head_dim = 0;     // 0 = derive as hidden / heads
-  std::int64_t tokens = 0;       // tokens per GPU per step (the GEMMs' token dimension)
-  int fsdp_degree = 0;           // GPUs each weight is sharded over
+  std::string name;           // "LLaMA-70B"; also the GEMMs' source
+  std::int64_t hidden = 0;    // model width h
+  std::int64_t ffn = 0;       // FFN intermediate size F (of gate and of up, each)
+  std::int64_t heads = 0;     // attention (query) heads
+  std::int64_t kv_heads = 0;  // key/value heads (grouped-query attention); = heads for MHA
+  std::int64_t head_dim = 0;  // 0 = derive as hidden / heads
+  std::int64_t tokens = 0;    // tokens per GPU per step (the GEMMs' token dimension)
+  int fsdp_degree = 0;        // GPUs each weight is sharded over
   hw::Dtype dtype = hw::Dtype::bf16;
 
   [[nodiscard]] std::int64_t resolved_head_dim() const { return head_dim > 0 ? head_dim : hidden / heads; }

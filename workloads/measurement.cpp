@@ -22,7 +22,9 @@ using nlohmann::json;
 constexpr std::int64_t kMaxInt = std::numeric_limits<int>::max();
 constexpr std::int64_t kMaxI64 = std::numeric_limits<std::int64_t>::max();
 
-json header(const char* kind) { return json{{"schema", kSchemaName}, {"version", kSchemaVersion}, {"kind", kind}}; }
+json header(const char* kind) {
+  return json{{"schema", kSchemaName}, {"version", kSchemaVersion}, {"kind", kind}};
+}
 
 double finite(double v, const char* key) {
   if (!std::isfinite(v)) throw ModelError(fmt::format("measurement field '{}' is not finite ({})", key, v));
@@ -72,7 +74,9 @@ std::string impl_field(StrictJsonObject& o) {
   return to_string(*impl);
 }
 
-int positive_int(StrictJsonObject& o, const char* key) { return static_cast<int>(o.integer(key, 1, kMaxInt)); }
+int positive_int(StrictJsonObject& o, const char* key) {
+  return static_cast<int>(o.integer(key, 1, kMaxInt));
+}
 
 std::optional<int> optional_positive_int(StrictJsonObject& o, const char* key) {
   const auto v = o.optional_integer(key, 1, kMaxInt);
@@ -232,7 +236,8 @@ Record record_from_json(const json& j, const SourceLocation& where) {
   if (schema != kSchemaName) o.fail("schema", fmt::format("'{}' is not '{}'", schema, kSchemaName));
   const std::int64_t version = o.integer("version", std::numeric_limits<std::int64_t>::min(), kMaxI64);
   if (version > kSchemaVersion) {
-    o.fail("version", fmt::format("schema version {} is newer than this build reads ({})", version, kSchemaVersion));
+    o.fail("version",
+           fmt::format("schema version {} is newer than this build reads ({})", version, kSchemaVersion));
   }
   if (version < 1) o.fail("version", fmt::format("schema version {} does not exist (first is 1)", version));
   const std::string kind = o.string("kind");
@@ -266,7 +271,8 @@ std::vector<Record> read_measurements_string(const std::string& text, const std:
       j = json::parse(line);
     } catch (const json::parse_error& e) {
       const int column = e.byte > static_cast<std::size_t>(kMaxInt) ? 0 : static_cast<int>(e.byte);
-      throw InputError(SourceLocation{label, line_no, column}, "", fmt::format("malformed JSON: {}", e.what()));
+      throw InputError(SourceLocation{label, line_no, column}, "",
+                       fmt::format("malformed JSON: {}", e.what()));
     } catch (const json::exception& e) {  // e.g. out_of_range 406: a number too large for a double
       throw InputError(SourceLocation{label, line_no, 0}, "", fmt::format("unreadable JSON: {}", e.what()));
     }

@@ -35,8 +35,8 @@ Gemm table1_row(const char* tag, std::int64_t m, std::int64_t n, std::int64_t k,
 
 C3Combination row(const char* gemm_tag, const char* size_label, std::int64_t bytes, const char* source,
                   Taxonomy taxonomy) {
-  return C3Combination{fmt::format("{}_{}", gemm_tag, size_label), gemm_tag, size_label, bytes, source,
-                       taxonomy};
+  return C3Combination{
+      fmt::format("{}_{}", gemm_tag, size_label), gemm_tag, size_label, bytes, source, taxonomy};
 }
 
 }  // namespace

@@ -18,11 +18,11 @@ inline constexpr int kPaperGpus = 8;  // one 8 x MI300X node (Section II-A)
 
 // One row of Table II (the collective type is not part of the row; see paper_scenarios()).
 struct C3Combination {
-  std::string tag;        // "mb1_896M": GEMM tag + printed collective size
-  std::string gemm_tag;   // "mb1"
-  std::string size_label; // "896M", as printed
-  std::int64_t bytes = 0; // full gathered array, per-GPU output bytes
-  std::string source;     // "LLaMA-70B", "LLaMA-405B" or "synthetic"
+  std::string tag;                       // "mb1_896M": GEMM tag + printed collective size
+  std::string gemm_tag;                  // "mb1"
+  std::string size_label;                // "896M", as printed
+  std::int64_t bytes = 0;                // full gathered array, per-GPU output bytes
+  std::string source;                    // "LLaMA-70B", "LLaMA-405B" or "synthetic"
   Taxonomy taxonomy = Taxonomy::g_long;  // as printed
 };
 
@@ -35,9 +35,9 @@ const std::vector<C3Combination>& table2_combinations();
 // with all-to-all ("<tag>_a2a"). gpus = 8, impl = cu, no policies.
 const std::vector<Scenario>& paper_scenarios();
 
-std::optional<Gemm> find_paper_gemm(std::string_view tag);                // "cb1"
+std::optional<Gemm> find_paper_gemm(std::string_view tag);                  // "cb1"
 std::optional<C3Combination> find_paper_combination(std::string_view tag);  // "mb1_896M"
-std::optional<Scenario> find_paper_scenario(std::string_view name);       // "mb1_896M_ag"
+std::optional<Scenario> find_paper_scenario(std::string_view name);         // "mb1_896M_ag"
 
 // The scenario for one combination under one collective, named "<tag>_<short_name(op)>".
 Scenario make_paper_scenario(const C3Combination& combination, CollectiveOp op);

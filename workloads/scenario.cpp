@@ -26,8 +26,7 @@ std::optional<Taxonomy> parse_taxonomy(const std::string& s) {
 }
 
 Taxonomy classify(double gemm_time, double collective_time) {
-  if (!std::isfinite(gemm_time) || !std::isfinite(collective_time) || gemm_time < 0 ||
-      collective_time < 0) {
+  if (!std::isfinite(gemm_time) || !std::isfinite(collective_time) || gemm_time < 0 || collective_time < 0) {
     throw ModelError(fmt::format("classify: times must be finite and non-negative (gemm {}, collective {})",
                                  gemm_time, collective_time));
   }

@@ -16,7 +16,7 @@ namespace c3sim::wl {
 // reverse, GC-equal otherwise.
 enum class Taxonomy { g_long, c_long, gc_equal };
 inline constexpr double kTaxonomyDominance = 1.15;  // "> 115%" in Section III
-const char* to_string(Taxonomy t);  // "G-long", "C-long", "GC-equal"
+const char* to_string(Taxonomy t);                  // "G-long", "C-long", "GC-equal"
 // Accepts the printed names and the enumerator spellings ("g_long").
 std::optional<Taxonomy> parse_taxonomy(const std::string& s);
 // Times in any one unit. Throws ModelError for a negative or non-finite time (a caller bug).
@@ -34,7 +34,7 @@ struct Scenario {
 
   // Where each came from when loaded from YAML (empty file for catalog/programmatic scenarios).
   // Policies are parsed later (models/), against the hardware; these let that pass name the line.
-  SourceLocation location;                     // the scenario's mapping
+  SourceLocation location;                       // the scenario's mapping
   std::vector<SourceLocation> policy_locations;  // parallel to `policies` (or empty)
 };
 

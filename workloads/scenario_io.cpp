@@ -109,7 +109,8 @@ ParsedCollective parse_collective(StrictMap c) {
   const std::string op = c.string("op");
   const std::optional<CollectiveOp> parsed_op = parse_collective_op(op);
   if (!parsed_op) {
-    c.fail("op", fmt::format("unknown collective '{}' (all_gather, all_to_all, reduce_scatter, all_reduce)", op));
+    c.fail("op",
+           fmt::format("unknown collective '{}' (all_gather, all_to_all, reduce_scatter, all_reduce)", op));
   }
   out.collective.op = *parsed_op;
   out.collective.bytes = parse_bytes(c, "bytes");
@@ -120,7 +121,8 @@ ParsedCollective parse_collective(StrictMap c) {
     if (!parsed) c.fail("impl", fmt::format("unknown implementation '{}' (cu, dma, vendor_zero_cta)", *impl));
     out.collective.impl = *parsed;
   }
-  if (auto wg = optional_positive(c, "max_workgroups", kMaxWorkgroups)) out.collective.max_workgroups = static_cast<int>(*wg);
+  if (auto wg = optional_positive(c, "max_workgroups", kMaxWorkgroups))
+    out.collective.max_workgroups = static_cast<int>(*wg);
   c.finish();
   return out;
 }
@@ -131,7 +133,8 @@ void parse_policies(StrictMap& m, Scenario& s) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     const SourceLocation where = location_of(items[i], m.file());
     const std::string key = fmt::format("{}[{}]", m.qualified("policies"), i);
-    if (!items[i].IsScalar()) throw InputError(where, key, "expected a policy name such as base, sp or \"rp:32\"");
+    if (!items[i].IsScalar())
+      throw InputError(where, key, "expected a policy name such as base, sp or \"rp:32\"");
     if (items[i].Scalar().empty()) throw InputError(where, key, "policy name must not be empty");
     s.policies.push_back(items[i].Scalar());
     s.policy_locations.push_back(where);
@@ -157,7 +160,8 @@ Scenario parse_explicit(StrictMap& m) {
   s.source = m.optional_string("source").value_or("");
   if (auto t = m.optional_string("taxonomy")) {
     s.paper_taxonomy = parse_taxonomy(*t);
-    if (!s.paper_taxonomy) m.fail("taxonomy", fmt::format("unknown taxonomy '{}' (G-long, C-long, GC-equal)", *t));
+    if (!s.paper_taxonomy)
+      m.fail("taxonomy", fmt::format("unknown taxonomy '{}' (G-long, C-long, GC-equal)", *t));
   }
   if (auto g = optional_positive(m, "gpus", kMaxGpus)) s.gpus = static_cast<int>(*g);
   s.gemm = parse_gemm(m);
@@ -213,7 +217,8 @@ void parse_entry(const YAML::Node& node, const std::string& file, const std::str
   } else {
     out.push_back(parse_explicit(m));
   }
-  for (std::size_t i = before; i < out.size(); ++i) name_keys.emplace_back(m.location(name_key), m.qualified(name_key));
+  for (std::size_t i = before; i < out.size(); ++i)
+    name_keys.emplace_back(m.location(name_key), m.qualified(name_key));
 }
 
 void reject_duplicate_names(const std::vector<Scenario>& scenarios,

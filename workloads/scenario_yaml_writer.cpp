@@ -14,8 +14,8 @@ namespace {
 // so the number has at most six decimals and parses back to the exact same integer.
 std::string bytes_text(std::int64_t bytes) {
   constexpr std::int64_t kKiB = 1024;
-  for (auto [unit, name] : {std::pair{kKiB * kKiB * kKiB, "GiB"}, std::pair{kKiB * kKiB, "MiB"},
-                            std::pair{kKiB, "KiB"}}) {
+  for (auto [unit, name] :
+       {std::pair{kKiB * kKiB * kKiB, "GiB"}, std::pair{kKiB * kKiB, "MiB"}, std::pair{kKiB, "KiB"}}) {
     if (bytes >= unit && bytes % (unit / 64) == 0) {
       return fmt::format("{} {}", static_cast<double>(bytes) / static_cast<double>(unit), name);
     }

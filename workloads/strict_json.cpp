@@ -9,7 +9,8 @@ namespace c3sim::wl {
 
 StrictJsonObject::StrictJsonObject(const nlohmann::json& j, SourceLocation where)
     : j_(j), where_(std::move(where)) {
-  if (!j_.is_object()) throw InputError(where_, "", fmt::format("expected a JSON object, found {}", j_.type_name()));
+  if (!j_.is_object())
+    throw InputError(where_, "", fmt::format("expected a JSON object, found {}", j_.type_name()));
 }
 
 void StrictJsonObject::fail(const std::string& key, const std::string& problem) const {

@@ -15,6 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   const std::string out = c3sim::wl::to_jsonl(records);
-  if (c3sim::wl::to_jsonl(c3sim::wl::read_measurements_string(out, "<fuzz round trip>")) != out) __builtin_trap();
+  if (c3sim::wl::to_jsonl(c3sim::wl::read_measurements_string(out, "<fuzz round trip>")) != out)
+    __builtin_trap();
   return 0;
 }

@@ -23,7 +23,8 @@ TEST(ScenarioExamples, AllLoad) {
 }
 
 TEST(ScenarioExamples, CatalogExampleExpands) {
-  const auto s = load_scenarios_file(std::string(C3SIM_SOURCE_DIR) + "/examples/scenarios/paper_catalog.yaml");
+  const auto s =
+      load_scenarios_file(std::string(C3SIM_SOURCE_DIR) + "/examples/scenarios/paper_catalog.yaml");
   ASSERT_EQ(s.size(), 4u);
   EXPECT_EQ(s[0].name, "mb1_896M_ag");
   EXPECT_EQ(s[0].policies.size(), 7u);

@@ -53,13 +53,13 @@ TEST(FsdpGenerator, ReproducesTableIOrientations) {
   using P = GemmPass;
   const auto a = llama_70b();
   const auto b = llama_405b();
-  EXPECT_EQ(shape(a, L::attn_out, P::forward), "8192x8192x8192");         // cb1
-  EXPECT_EQ(shape(a, L::gate_up, P::weight_grad), "8192x57344x8192");     // mb1
-  EXPECT_EQ(shape(b, L::attn_out, P::forward), "16384x8192x16384");       // cb2
-  EXPECT_EQ(shape(b, L::attn_out, P::weight_grad), "16384x16384x8192");   // cb3
-  EXPECT_EQ(shape(b, L::qkv, P::forward), "18432x8192x16384");            // cb4
-  EXPECT_EQ(shape(b, L::gate_up, P::forward), "106496x8192x16384");       // cb5
-  EXPECT_EQ(shape(b, L::gate_up, P::weight_grad), "16384x106496x8192");   // mb2
+  EXPECT_EQ(shape(a, L::attn_out, P::forward), "8192x8192x8192");        // cb1
+  EXPECT_EQ(shape(a, L::gate_up, P::weight_grad), "8192x57344x8192");    // mb1
+  EXPECT_EQ(shape(b, L::attn_out, P::forward), "16384x8192x16384");      // cb2
+  EXPECT_EQ(shape(b, L::attn_out, P::weight_grad), "16384x16384x8192");  // cb3
+  EXPECT_EQ(shape(b, L::qkv, P::forward), "18432x8192x16384");           // cb4
+  EXPECT_EQ(shape(b, L::gate_up, P::forward), "106496x8192x16384");      // cb5
+  EXPECT_EQ(shape(b, L::gate_up, P::weight_grad), "16384x106496x8192");  // mb2
   // The forward of mb1's linear is the transposed problem: same FLOPs, not Table I's shape.
   EXPECT_EQ(shape(a, L::gate_up, P::forward), "57344x8192x8192");
   EXPECT_EQ(shape(b, L::down, P::input_grad), "53248x8192x16384");
@@ -86,14 +86,14 @@ TEST(FsdpGenerator, AllGatherSizesAreFullWeights) {
   EXPECT_EQ(b[1].bytes, 16384LL * 16384 * 2);   // attn_out: 512M
   EXPECT_EQ(b[2].bytes, 16384LL * 106496 * 2);  // gate_up: 3.25G
   EXPECT_EQ(b[3].bytes, 16384LL * 53248 * 2);   // down: 1.63G
-  for (const auto& g : b) EXPECT_EQ(g.bytes % (8 * 2), 0);
+  for (const auto& g : b) EXPECT_EQ(g.bytes % std::int64_t{16}, 0);
 }
 
 TEST(FsdpGenerator, AllGatherPadsToTheShardingDegree) {
   TransformerConfig c = llama_70b();
   c.hidden = 9;  // qkv weight 9 x (64+16)*128 elements: already a multiple of 8
   c.head_dim = 128;
-  c.ffn = 3;     // gate_up 9 x 6 = 54 elements -> padded to 56
+  c.ffn = 3;  // gate_up 9 x 6 = 54 elements -> padded to 56
   EXPECT_EQ(all_gather_bytes(c, layer_linears(c)[2]), 56 * 2);
 }
 
@@ -142,7 +142,7 @@ TEST(FsdpGenerator, ScenarioNaming) {
 }
 
 TEST(FsdpGenerator, RejectsBadConfigs) {
-  auto expect_bad = [](TransformerConfig c, const char* key) {
+  auto expect_bad = [](const TransformerConfig& c, const char* key) {
     try {
       validate(c);
       ADD_FAILURE() << "accepted bad " << key;

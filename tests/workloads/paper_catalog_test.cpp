@@ -91,7 +91,7 @@ TEST(PaperCatalog, CollectiveBytesFollowTheReadingOfTableII) {
 
 TEST(PaperCatalog, EveryCollectiveSplitsIntoWholeBf16Shards) {
   for (const auto& c : table2_combinations()) {
-    EXPECT_EQ(c.bytes % (kPaperGpus * 2), 0) << c.tag;
+    EXPECT_EQ(c.bytes % (std::int64_t{kPaperGpus} * 2), 0) << c.tag;
   }
 }
 

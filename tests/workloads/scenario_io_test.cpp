@@ -75,8 +75,9 @@ TEST(ScenarioIo, LoadsExplicitScenarios) {
 }
 
 TEST(ScenarioIo, SingleScenarioDocumentAndPlainByteCounts) {
-  const auto s = load("name: one\ngemm: {m: 128, n: 256, k: 64, dtype: fp8}\n"
-                      "collective: {op: all_reduce, bytes: 4096, impl: dma}\n");
+  const auto s = load(
+      "name: one\ngemm: {m: 128, n: 256, k: 64, dtype: fp8}\n"
+      "collective: {op: all_reduce, bytes: 4096, impl: dma}\n");
   ASSERT_EQ(s.size(), 1u);
   EXPECT_EQ(s[0].gemm.dtype, hw::Dtype::fp8);
   EXPECT_EQ(s[0].collective.bytes, 4096);
@@ -84,8 +85,9 @@ TEST(ScenarioIo, SingleScenarioDocumentAndPlainByteCounts) {
 }
 
 TEST(ScenarioIo, CatalogReferences) {
-  auto s = load("scenarios:\n  - catalog: mb1_896M_ag\n    policies: [base, \"rp:64\"]\n"
-                "  - catalog: cb5_1.63G\n");
+  auto s = load(
+      "scenarios:\n  - catalog: mb1_896M_ag\n    policies: [base, \"rp:64\"]\n"
+      "  - catalog: cb5_1.63G\n");
   ASSERT_EQ(s.size(), 3u);
   EXPECT_EQ(s[0].name, "mb1_896M_ag");
   EXPECT_EQ(s[0].policies, (std::vector<std::string>{"base", "rp:64"}));
@@ -165,7 +167,8 @@ TEST(ScenarioIo, Errors) {
   // Unknown keys at each level.
   expect_error(head + gemm + coll + "    colour: red\n", "scenarios[1].colour", 8);
   expect_error(head + "    gemm: {m: 8, n: 8, k: 8, q: 1}\n" + coll, "scenarios[1].gemm.q", 6);
-  expect_error(head + gemm + "    collective: {op: ag, bytes: 1 MiB, size: 2}\n", "scenarios[1].collective.size", 7);
+  expect_error(head + gemm + "    collective: {op: ag, bytes: 1 MiB, size: 2}\n",
+               "scenarios[1].collective.size", 7);
   expect_error("scenarios: []\nextra: 1\n", "extra", 2);
   expect_error("catalog: all\npolicy: [base]\n", "policy", 2);
   // Missing keys.
@@ -184,8 +187,8 @@ TEST(ScenarioIo, Errors) {
   expect_error(head + "    gemm: cb9\n" + coll, "scenarios[1].gemm", 6);
   expect_error(head + "    gemm: [8, 8, 8]\n" + coll, "scenarios[1].gemm", 6);
   expect_error(head + gemm + "    collective: {op: gather, bytes: 1 MiB}\n", "scenarios[1].collective.op", 7);
-  expect_error(head + gemm + "    collective: {op: ag, bytes: 1 MiB, impl: nccl}\n", "scenarios[1].collective.impl",
-               7);
+  expect_error(head + gemm + "    collective: {op: ag, bytes: 1 MiB, impl: nccl}\n",
+               "scenarios[1].collective.impl", 7);
   expect_error(head + gemm + "    collective: {op: ag, bytes: 0 MiB}\n", "scenarios[1].collective.bytes", 7);
   expect_error(head + gemm + "    collective: {op: ag, bytes: -1 MiB}\n", "scenarios[1].collective.bytes", 7);
   expect_error(head + gemm + "    collective: {op: ag, bytes: 1 MB/s}\n", "scenarios[1].collective.bytes", 7);
@@ -232,7 +235,8 @@ TEST(ScenarioIo, StructuralErrors) {
   expect_error("name: a\ngemm: cb1\ncollective: {op: ag, bytes: 1 MiB}\npolicies: base\n", "policies", 4);
   expect_error("name: a\ngemm: cb1\ncollective: {op: ag, bytes: 1 MiB}\npolicies: [base, [sp]]\n",
                "policies[1]", 4);
-  expect_error("name: a\ngemm: cb1\ncollective: {op: ag, bytes: 1 MiB}\npolicies: [base, '']\n", "policies[1]", 4);
+  expect_error("name: a\ngemm: cb1\ncollective: {op: ag, bytes: 1 MiB}\npolicies: [base, '']\n",
+               "policies[1]", 4);
   expect_error("name: a\ngemm: cb1\ncollective: 3\n", "collective", 3);
   expect_error("catalog: nope\n", "catalog", 1);
   expect_error("scenarios:\n  - catalog: cb1_896M_ag\n  - catalog: cb1_896M\n", "scenarios[1].catalog", 3);

@@ -70,6 +70,7 @@ constexpr FieldDef kFields[] = {
   {"model.gemm.persistent",        D::dimensionless, C::none,     kReq, at<&S::model, &M::gemm, &GemmModel::persistent>, nullptr},
   {"model.gemm.matrix_efficiency", D::dimensionless, C::fraction, kReq, at<&S::model, &M::gemm, &GemmModel::matrix_efficiency>, nullptr},
   {"model.gemm.l2_reuse_depth_k",  D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::l2_reuse_depth_k>, nullptr},
+  {"model.gemm.memory_stall_fraction", D::dimensionless, C::non_negative, kReq, at<&S::model, &M::gemm, &GemmModel::memory_stall_fraction>, nullptr},
 
   {"model.memory.xcd_fabric_bandwidth", D::bandwidth, C::positive,     kReq, at<&S::model, &M::memory, &MemoryModel::xcd_fabric_bw>, nullptr},
   {"model.memory.llc_bandwidth",        D::bandwidth, C::non_negative, kReq, at<&S::model, &M::memory, &MemoryModel::llc_bw>, nullptr},
@@ -92,6 +93,7 @@ constexpr FieldDef kFields[] = {
   {"model.dma.submit_latency",     D::time,          C::non_negative, kReq, at<&S::model, &M::dma, &DmaModel::submit_latency>, nullptr},
   {"model.dma.completion_latency", D::time,          C::non_negative, kReq, at<&S::model, &M::dma, &DmaModel::completion_latency>, nullptr},
   {"model.dma.engine_map",         D::dimensionless, C::none,         kReq, at<&S::model, &M::dma, &DmaModel::engine_map>, nullptr},
+  {"model.dma.completion_needs_cu", D::dimensionless, C::none,        kReq, at<&S::model, &M::dma, &DmaModel::completion_needs_cu>, nullptr},
 
   {"model.dispatch.kernel_launch_latency",      D::time, C::non_negative, kReq, at<&S::model, &M::dispatch, &DispatchModel::kernel_launch_latency>, nullptr},
   {"model.dispatch.c3_launch_gap",              D::time, C::non_negative, kReq, at<&S::model, &M::dispatch, &DispatchModel::c3_launch_gap>, nullptr},

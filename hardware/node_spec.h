@@ -71,6 +71,8 @@ struct GemmModel {
   bool persistent = false;         // persistent: grid = #CUs, each workgroup loops over tiles
   double matrix_efficiency = 1.0;  // matrix_efficiency: achieved / peak FLOP rate per CU
   int l2_reuse_depth_k = 256;      // l2_reuse_depth_k: K-extent of a shared panel kept live in L2
+  double memory_stall_fraction = 0;  // memory_stall_fraction: share of a tile's time exposed to
+                                     //   memory latency, which queues behind other kernels' traffic
                                    //   so the tiles sharing it hit (sets the L2 working set)
 };
 
@@ -104,6 +106,9 @@ struct DmaModel {
   double submit_latency = 0;      // submit_latency: host cost to enqueue one transfer (serial)
   double completion_latency = 0;  // completion_latency: signal + host sync after the last copy
   EngineMap engine_map = EngineMap::round_robin;  // engine_map
+  bool completion_needs_cu = false;  // completion_needs_cu: the copies' completion (and a vendor
+                                     //   path's start barrier) is a tiny kernel or stream operation
+                                     //   that needs a CU, so it waits behind a kernel holding all CUs
 };
 
 // model.dispatch: kernel launch and workgroup placement.

@@ -12,6 +12,7 @@
 #include "models/dma_collective.h"
 #include "models/gemm_kernel.h"
 #include "models/interference_state.h"
+#include "models/memory_load_observer.h"
 #include "models/node_resources.h"
 #include "sim/base/errors.h"
 #include "sim/engine/gpu_dispatcher.h"
@@ -89,6 +90,8 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
   Outcome out;
   BottleneckObserver observer(sim, res, kGemmKernelPrefix);
   if (s.tally) sim.add_observer(&observer);
+  MemoryLoadObserver memory_load(res, state, kGemmKernelPrefix, [&gpu] { gpu.refresh_all(); });
+  if (s.gemm && s.coll && spec_.model.gemm.memory_stall_fraction > 0) sim.add_observer(&memory_load);
 
   engine::KernelId gemm_k = -1;
   engine::KernelId comm_k = -1;
@@ -155,6 +158,10 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
       DmaOptions o;
       o.engines_used = s.engines.value_or(0);
       o.batched = s.impl == wl::CollectiveImpl::vendor_zero_cta;
+      o.gpu = &gpu;
+      engine::StreamConfig sync{"comm_stream", s.comm_priority, {}};
+      if (s.comm_cus) sync.mask = spread_mask(spec_, *s.comm_cus, /*from_low=*/true);
+      o.sync_stream = gpu.add_stream(std::move(sync));
       dma = std::make_unique<DmaCollective>(sim, res, spec_, *coll_plan, state, o);
       out.engines = dma->engines_used();
       sim.at(s.comm_launch, [&] {

@@ -20,13 +20,53 @@ DmaCollective::DmaCollective(engine::Simulation& sim, const NodeResources& res, 
   engines_used_ = options_.engines_used > 0 ? std::min(options_.engines_used, present) : std::min(plan_.peers, present);
 }
 
+namespace {
+
+// A sync kernel's one workgroup: it holds a CU for `latency` and moves nothing.
+class SyncWorkgroupModel final : public engine::WorkgroupModel {
+public:
+  explicit SyncWorkgroupModel(TimePs latency) : latency_(latency) {}
+  [[nodiscard]] engine::CohortWork cohort_work(const engine::CohortContext& ctx) override {
+    (void)ctx;
+    engine::CohortWork w;
+    w.work_per_wg = 1.0;
+    w.bound_per_wg = 1e12;  // 1 ps of "work": the time is the startup latency
+    w.startup_latency = latency_;
+    return w;
+  }
+
+private:
+  TimePs latency_;
+};
+
+}  // namespace
+
+bool DmaCollective::sync_on_cu() const { return spec_.model.dma.completion_needs_cu && options_.gpu != nullptr; }
+
+void DmaCollective::launch_sync(const char* name, std::function<void(TimePs)> then) {
+  engine::KernelDesc d{name, 1, 1, 0, "collective"};
+  auto model = std::make_shared<SyncWorkgroupModel>(s_to_ps(spec_.model.dma.completion_latency));
+  options_.gpu->launch(options_.sync_stream, d, model, std::move(then));
+}
+
 void DmaCollective::start(std::function<void(TimePs)> done) {
   done_ = std::move(done);
+  if (options_.batched && sync_on_cu()) {
+    // One host submission, then the start barrier kernel; copies follow it.
+    sim_.after(s_to_ps(spec_.model.dma.submit_latency), [this] {
+      launch_sync("dma:barrier", [this](TimePs) { submit_transfers(0); });
+    });
+    return;
+  }
+  submit_transfers(s_to_ps(spec_.model.dma.submit_latency));
+}
+
+// `submit`: host cost before a transfer reaches its engine (per transfer unless batched).
+void DmaCollective::submit_transfers(TimePs submit) {
   // Each peer's share is split into enough chunks to give every engine in use a transfer.
   const int chunks = std::max(1, engines_used_ / plan_.peers);
   const double chunk_bytes = plan_.bytes_sent / plan_.peers / chunks;
   const auto& dm = spec_.model.dma;
-  const TimePs submit = s_to_ps(dm.submit_latency);
   const MemoryResources& m = res_.memory(KernelClass::comm);
   state_.llc_pollution_bytes += plan_.llc_footprint;
 
@@ -71,6 +111,12 @@ void DmaCollective::start(std::function<void(TimePs)> done) {
 void DmaCollective::transfer_done(TimePs now) {
   if (--outstanding_ > 0) return;
   state_.llc_pollution_bytes -= plan_.llc_footprint;
+  if (sync_on_cu()) {
+    launch_sync("dma:completion", [this](TimePs end) {
+      if (done_) done_(end);
+    });
+    return;
+  }
   const TimePs sync = s_to_ps(spec_.model.dma.completion_latency);
   sim_.at(now + sync, [this] {
     if (done_) done_(sim_.now());

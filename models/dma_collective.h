@@ -8,12 +8,19 @@
 //
 // `batched` models a vendor copy-engine path (NCCL zero-CTA via cudaMemcpyBatchAsync): one
 // submission for all transfers.
+//
+// With model.dma.completion_needs_cu (Hopper) and a dispatcher given, the completion signal is a
+// one-workgroup kernel (`completion_latency` long) on its own stream: beside a persistent kernel
+// that holds every CU it waits until that kernel ends, so the bytes move during the GEMM but the
+// collective completes after it (hardware/measurements/README.md). A batched vendor path also
+// starts with such a barrier kernel (NCCL zero-CTA's inter-GPU barrier), so its copies wait too.
 #include <functional>
 #include <vector>
 
 #include "models/collective_plan.h"
 #include "models/interference_state.h"
 #include "models/node_resources.h"
+#include "sim/engine/gpu_dispatcher.h"
 #include "sim/engine/simulation.h"
 
 namespace c3sim::models {
@@ -21,6 +28,8 @@ namespace c3sim::models {
 struct DmaOptions {
   int engines_used = 0;  // 0 = one per peer, capped at the engines present
   bool batched = false;
+  engine::GpuDispatcher* gpu = nullptr;  // where sync kernels run (completion_needs_cu)
+  engine::StreamId sync_stream = -1;     // the collective's stream on `gpu`
 };
 
 struct DmaTransferRecord {
@@ -43,7 +52,11 @@ public:
   [[nodiscard]] int engines_used() const { return engines_used_; }
 
 private:
+  void submit_transfers(TimePs first_ready);
   void transfer_done(TimePs now);
+  [[nodiscard]] bool sync_on_cu() const;
+  // Launches a one-workgroup sync kernel now; `then` runs when it ends.
+  void launch_sync(const char* name, std::function<void(TimePs)> then);
 
   engine::Simulation& sim_;
   const NodeResources& res_;

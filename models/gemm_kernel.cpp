@@ -44,6 +44,7 @@ GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_avail
 GemmWorkgroupModel::GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, const NodeResources& res,
                                        const InterferenceState& state)
     : plan_(std::move(plan)), cache_(spec), res_(res), state_(state),
+      stall_fraction_(spec.model.gemm.memory_stall_fraction),
       last_() {}
 
 GemmTraffic GemmWorkgroupModel::traffic(const engine::CohortContext& ctx) const {
@@ -66,6 +67,7 @@ GemmTraffic GemmWorkgroupModel::traffic(const engine::CohortContext& ctx) const 
   t.fabric = miss + plan_.write_bytes_per_tile;
   t.llc = miss + plan_.write_bytes_per_tile;
   t.hbm = miss * (1.0 - t.hits.llc) + plan_.write_bytes_per_tile;
+  t.memory_load_by_others = state_.memory_load_by_others;
   return t;
 }
 
@@ -73,7 +75,11 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
   const MemoryResources& m = res_.memory(KernelClass::gemm);
   engine::CohortWork w;
   w.work_per_wg = plan_.tiles_per_wg;
-  w.bound_per_wg = plan_.cu_flop_rate / plan_.flops_per_tile;  // tiles per second on one CU
+  // Queueing: the exposed-latency share of a tile stretches by 1 / (1 - u) when other kernels load
+  // the memory the tile misses to (M/M/1 waiting time under background utilization u).
+  const double u = state_.isolate_caches ? 0.0 : std::min(state_.memory_load_by_others, 0.9);
+  const double stretch = (1.0 - stall_fraction_) + stall_fraction_ / (1.0 - u);
+  w.bound_per_wg = plan_.cu_flop_rate / plan_.flops_per_tile / stretch;  // tiles per second on one CU
   const auto x = static_cast<size_t>(xcd);
   w.demands.push_back({m.l2[x], t.l2_read});
   w.demands.push_back({m.fabric[x], t.fabric});
@@ -91,7 +97,8 @@ engine::CohortWork GemmWorkgroupModel::cohort_work(const engine::CohortContext& 
 std::optional<engine::CohortWork> GemmWorkgroupModel::refresh(const engine::CohortContext& ctx) {
   const GemmTraffic t = traffic(ctx);
   auto [it, fresh] = handed_out_.try_emplace(ctx.first_wg, t);
-  if (!fresh && it->second.fabric == t.fabric && it->second.llc == t.llc && it->second.hbm == t.hbm) {
+  if (!fresh && it->second.fabric == t.fabric && it->second.llc == t.llc && it->second.hbm == t.hbm &&
+      it->second.memory_load_by_others == t.memory_load_by_others) {
     return std::nullopt;  // same demands: leave the flow (and the solver) alone
   }
   it->second = t;

@@ -36,6 +36,7 @@ struct GemmTraffic {
   double fabric = 0;    // bytes per tile between the XCD and LLC/HBM
   double llc = 0;
   double hbm = 0;
+  double memory_load_by_others = 0;  // the queueing input the bound was computed with
   HitRates hits;
 };
 
@@ -60,6 +61,7 @@ private:
   CacheModel cache_;
   const NodeResources& res_;
   const InterferenceState& state_;
+  double stall_fraction_;
   GemmTraffic last_;
   // Per cohort (keyed by its first workgroup, unique within a kernel): the traffic last handed
   // out, so refreshes that change nothing do not disturb the solver.

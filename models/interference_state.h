@@ -10,6 +10,9 @@ struct InterferenceState {
   std::vector<int> gemm_tiles;    // per XCD: GEMM workgroups (tiles) resident
   std::vector<int> comm_wgs;      // per XCD: collective workgroups resident
   double llc_pollution_bytes = 0; // LLC footprint of running collectives' streams
+  // Utilization of the GEMM's last memory level (LLC, or HBM without one) by other kernels'
+  // traffic: memory requests queue behind it, so exposed memory latency grows as 1 / (1 - u).
+  double memory_load_by_others = 0;
   // Counterfactual for attribution: hit rates as if each kernel ran alone.
   bool isolate_caches = false;
 

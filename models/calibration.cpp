@@ -1,0 +1,328 @@
+#include "models/calibration.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+
+#include <Eigen/Dense>
+#include <fmt/format.h>
+
+#include "hardware/hardware_fields.h"
+#include "hardware/hardware_validate.h"
+#include "models/c3_simulator.h"
+#include "sim/base/errors.h"
+
+namespace c3sim::models {
+
+namespace {
+
+enum class StageKind { gemm, collective, dma };
+
+// One fitted parameter: its key, range, how its value is reached in the spec, and the unit its
+// value is written in (display scale: value_SI / scale).
+struct ParamDef {
+  std::string key;
+  double lo = 0, hi = 1;
+  bool log_scale = false;
+  double* (*ref)(hw::NodeSpec&);
+  double scale = 1;
+  const char* unit = "";
+};
+
+struct StageDef {
+  StageKind kind;
+  std::string name;
+  std::vector<ParamDef> params;
+};
+
+// A distinct measured configuration; repeats are merged (geometric mean of their times).
+struct Point {
+  StageKind stage = StageKind::gemm;
+  wl::Gemm gemm;
+  int cus = 0;
+  wl::Collective coll;
+  int gpus = 0;
+  double sum_log_us = 0;
+  int n = 0;
+  [[nodiscard]] double log_measured() const { return sum_log_us / n; }
+};
+
+std::vector<StageDef> stage_defs(const hw::NodeSpec& base) {
+  using S = hw::NodeSpec;
+  constexpr double GB = 1e9, US = 1e-6;
+  std::vector<StageDef> st;
+  st.push_back({StageKind::gemm,
+                "gemm",
+                {{"model.gemm.matrix_efficiency", 0.3, 1.0, false,
+                  [](S& s) { return &s.model.gemm.matrix_efficiency; }, 1, ""},
+                 {"model.memory.l2_bandwidth_per_xcd", 1000 * GB, 50000 * GB, true,
+                  [](S& s) { return &s.model.memory.l2_bw_per_xcd; }, GB, "GB/s"},
+                 {"model.memory.hbm_bandwidth", 500 * GB, std::max(base.memory.hbm_bw, 600 * GB), true,
+                  [](S& s) { return &s.model.memory.hbm_bw; }, GB, "GB/s"}}});
+  st.push_back({StageKind::collective,
+                "collective",
+                {{"model.collective.workgroup_copy_bandwidth", 2 * GB, 200 * GB, true,
+                  [](S& s) { return &s.model.collective.workgroup_copy_bw; }, GB, "GB/s"},
+                 {"model.collective.link_bandwidth", 50 * GB, std::max(base.interconnect.link_bw, 60 * GB), true,
+                  [](S& s) { return &s.model.collective.link_bw; }, GB, "GB/s"},
+                 {"model.collective.protocol_efficiency", 0.3, 1.0, false,
+                  [](S& s) { return &s.model.collective.protocol_efficiency; }, 1, ""},
+                 {"model.collective.launch_latency", 0, 100 * US, false,
+                  [](S& s) { return &s.model.collective.launch_latency; }, US, "us"},
+                 {"model.collective.step_latency", 0, 100 * US, false,
+                  [](S& s) { return &s.model.collective.step_latency; }, US, "us"}}});
+  st.push_back({StageKind::dma,
+                "dma",
+                {{"model.dma.engine_bandwidth", 10 * GB, 1000 * GB, true,
+                  [](S& s) { return &s.model.dma.engine_bw; }, GB, "GB/s"},
+                 {"model.dma.submit_latency", 0, 100 * US, false, [](S& s) { return &s.model.dma.submit_latency; },
+                  US, "us"},
+                 {"model.dma.completion_latency", 0, 100 * US, false,
+                  [](S& s) { return &s.model.dma.completion_latency; }, US, "us"}}});
+  return st;
+}
+
+double sigmoid(double u) { return 1.0 / (1.0 + std::exp(-u)); }
+
+double to_value(const ParamDef& p, double u) {
+  const double s = sigmoid(u);
+  if (p.log_scale) return std::exp(std::log(p.lo) + (std::log(p.hi) - std::log(p.lo)) * s);
+  return p.lo + (p.hi - p.lo) * s;
+}
+
+double to_unbounded(const ParamDef& p, double v) {
+  double s = p.log_scale ? (std::log(v) - std::log(p.lo)) / (std::log(p.hi) - std::log(p.lo))
+                         : (v - p.lo) / (p.hi - p.lo);
+  s = std::clamp(s, 0.02, 0.98);  // start inside the range, where the map has slope
+  return std::log(s / (1 - s));
+}
+
+// DMA records are fitted only in the configuration the c3 runs use (env details.dma_collective,
+// e.g. "push,e1,c1,batch"); pull, single-submit and multi-queue variants are other algorithms.
+bool dma_config_matches(const wl::IsoCollRecord& r, const std::string& env_config) {
+  if (r.impl != "dma") return true;
+  if (!r.extra.contains("config") || !r.extra["config"].is_string()) return false;
+  return r.extra["config"].get<std::string>() == "dma," + env_config;
+}
+
+struct Collected {
+  std::map<std::string, Point> points;
+  std::map<StageKind, int> skipped;
+};
+
+Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOptions& o) {
+  Collected c;
+  auto add = [&](const std::string& key, Point p, double time_us) {
+    auto [it, fresh] = c.points.emplace(key, std::move(p));
+    it->second.sum_log_us += std::log(time_us);
+    ++it->second.n;
+  };
+  for (const auto& f : files) {
+    std::string env_dma;
+    for (const auto& rec : f.records) {
+      if (const auto* e = std::get_if<wl::EnvRecord>(&rec)) {
+        if (e->details.contains("dma_collective") && e->details["dma_collective"].is_string()) {
+          env_dma = e->details["dma_collective"].get<std::string>();
+        }
+      } else if (const auto* g = std::get_if<wl::IsoGemmRecord>(&rec)) {
+        if (g->time_us <= 0 || std::find(o.exclude_gemm_tags.begin(), o.exclude_gemm_tags.end(), g->tag) !=
+                                   o.exclude_gemm_tags.end()) {
+          ++c.skipped[StageKind::gemm];
+          continue;
+        }
+        Point p;
+        p.stage = StageKind::gemm;
+        p.gemm = wl::Gemm{g->tag, g->m, g->n, g->k, hw::parse_dtype(g->dtype).value_or(hw::Dtype::bf16), ""};
+        p.cus = g->cus;
+        add(fmt::format("g|{}|{}|{}", p.gemm.shape_string(), g->dtype, g->cus), std::move(p), g->time_us);
+      } else if (const auto* r = std::get_if<wl::IsoCollRecord>(&rec)) {
+        const StageKind k = r->impl == "cu" ? StageKind::collective : StageKind::dma;
+        if (r->time_us <= 0 || !dma_config_matches(*r, env_dma)) {
+          ++c.skipped[k];
+          continue;
+        }
+        Point p;
+        p.stage = k;
+        p.coll.op = wl::parse_collective_op(r->op).value();
+        p.coll.bytes = r->bytes;
+        p.coll.impl = wl::parse_collective_impl(r->impl).value();
+        p.coll.max_workgroups = r->workgroups;
+        p.gpus = r->gpus;
+        add(fmt::format("c|{}|{}|{}|{}|{}", r->op, r->bytes, r->impl, r->gpus, r->workgroups.value_or(-1)), std::move(p),
+            r->time_us);
+      }
+    }
+  }
+  return c;
+}
+
+double predict_us(C3Simulator& sim, const Point& p) {
+  if (p.stage == StageKind::gemm) {
+    const int total = sim.spec().compute.total_cus();
+    return sim.iso_gemm(p.gemm, p.cus >= total ? std::nullopt : std::optional<int>(p.cus)).time_us;
+  }
+  return sim.iso_coll(p.coll, p.gpus, p.coll.max_workgroups).time_us;
+}
+
+class StageFit {
+public:
+  StageFit(hw::NodeSpec& spec, const StageDef& def, std::vector<const Point*> points)
+      : spec_(spec), def_(def), points_(std::move(points)) {}
+
+  Eigen::VectorXd residuals(const Eigen::VectorXd& u) {
+    for (size_t i = 0; i < def_.params.size(); ++i) {
+      *def_.params[i].ref(spec_) = to_value(def_.params[i], u[static_cast<Eigen::Index>(i)]);
+    }
+    return residuals_here();
+  }
+
+  // At the spec's current values.
+  Eigen::VectorXd residuals_here() {
+    SimOptions o;
+    o.attribution = false;
+    C3Simulator sim(spec_, o);
+    Eigen::VectorXd r(static_cast<Eigen::Index>(points_.size()));
+    for (size_t i = 0; i < points_.size(); ++i) {
+      r[static_cast<Eigen::Index>(i)] = std::log(predict_us(sim, *points_[i])) - points_[i]->log_measured();
+    }
+    return r;
+  }
+
+  // Levenberg-Marquardt with Marquardt's diagonal scaling; returns iterations used.
+  int solve(Eigen::VectorXd& u, int max_iterations) {
+    const Eigen::Index n = u.size();
+    Eigen::VectorXd r = residuals(u);
+    double cost = r.squaredNorm();
+    double lambda = 1e-2;
+    int it = 0;
+    for (; it < max_iterations; ++it) {
+      constexpr double h = 1e-4;
+      Eigen::MatrixXd J(r.size(), n);
+      for (Eigen::Index j = 0; j < n; ++j) {
+        Eigen::VectorXd up = u;
+        up[j] += h;
+        J.col(j) = (residuals(up) - r) / h;
+      }
+      const Eigen::MatrixXd A = J.transpose() * J;
+      const Eigen::VectorXd g = J.transpose() * r;
+      bool improved = false;
+      for (int tries = 0; tries < 8 && !improved; ++tries) {
+        Eigen::MatrixXd M = A;
+        for (Eigen::Index j = 0; j < n; ++j) M(j, j) += lambda * (A(j, j) + 1e-9);
+        const Eigen::VectorXd step = M.ldlt().solve(-g);
+        const Eigen::VectorXd trial = u + step;
+        const Eigen::VectorXd rt = residuals(trial);
+        const double ct = rt.squaredNorm();
+        if (std::isfinite(ct) && ct < cost) {
+          const double gain = cost - ct;
+          u = trial;
+          r = rt;
+          cost = ct;
+          lambda = std::max(lambda / 3, 1e-9);
+          improved = true;
+          if (gain < 1e-8 * std::max(cost, 1e-12)) return it + 1;
+        } else {
+          lambda *= 4;
+        }
+      }
+      if (!improved) break;
+    }
+    residuals(u);  // leave the spec at the accepted point
+    return it;
+  }
+
+private:
+  hw::NodeSpec& spec_;
+  const StageDef& def_;
+  std::vector<const Point*> points_;
+};
+
+double rms(const Eigen::VectorXd& r) { return r.size() ? std::sqrt(r.squaredNorm() / double(r.size())) : 0.0; }
+
+std::string display(const ParamDef& p, double v) {
+  const std::string num = wl::format_double(std::stod(fmt::format("{:.4g}", v / p.scale)));
+  return *p.unit ? num + " " + p.unit : num;
+}
+
+}  // namespace
+
+CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<MeasurementFile>& files,
+                            const CalibrationOptions& options) {
+  const Collected data = collect(files, options);
+  CalibrationResult result;
+  result.spec = base;
+  hw::NodeSpec& spec = result.spec;
+  for (const StageDef& def : stage_defs(base)) {
+    std::vector<const Point*> pts;
+    for (const auto& [key, p] : data.points) {
+      if (p.stage == def.kind) pts.push_back(&p);
+    }
+    if (pts.empty()) {
+      throw InputError(SourceLocation{files.empty() ? std::string("<measurements>") : files.front().path, 0, 0},
+                       def.kind == StageKind::gemm ? "iso_gemm" : "iso_coll",
+                       fmt::format("calibration stage '{}' has no isolated records to fit", def.name));
+    }
+    StageReport rep;
+    rep.name = def.name;
+    rep.points = static_cast<int>(pts.size());
+    if (auto it = data.skipped.find(def.kind); it != data.skipped.end()) rep.skipped = it->second;
+    StageFit fit(spec, def, pts);
+    Eigen::VectorXd u(static_cast<Eigen::Index>(def.params.size()));
+    for (size_t i = 0; i < def.params.size(); ++i) {
+      const ParamDef& p = def.params[i];
+      rep.params.push_back(FittedParam{p.key, hw::get_field(base, p.key), "", false});
+      u[static_cast<Eigen::Index>(i)] = to_unbounded(p, *p.ref(spec));
+    }
+    rep.rms_log_before = rms(fit.residuals(u));
+    rep.iterations = fit.solve(u, options.max_iterations);
+    // Round to 4 significant digits through set_field, so the spec is exactly what the file says.
+    for (size_t i = 0; i < def.params.size(); ++i) {
+      const ParamDef& p = def.params[i];
+      const double s = sigmoid(u[static_cast<Eigen::Index>(i)]);
+      hw::set_field(spec, p.key, display(p, *p.ref(spec)));
+      rep.params[i].after = hw::get_field(spec, p.key);
+      rep.params[i].at_bound = s < 1e-3 || s > 1 - 1e-3;
+    }
+    rep.rms_log_after = rms(fit.residuals_here());  // at the rounded values
+    result.stages.push_back(std::move(rep));
+  }
+  spec.name = base.name + "-calibrated";
+  hw::validate(spec);
+  return result;
+}
+
+std::string calibrated_yaml(const CalibrationResult& result, const std::string& extends,
+                            const std::vector<std::string>& measurement_paths) {
+  std::string out = fmt::format("# Calibrated by `c3sim calibrate` from isolated records only (iso_gemm, iso_coll).\n"
+                                "# Base: {}. Measurements:\n",
+                                extends);
+  for (const auto& p : measurement_paths) out += fmt::format("#   {}\n", p);
+  out += "# Fit residuals, RMS of log(predicted / measured) over distinct configurations:\n";
+  for (const auto& s : result.stages) {
+    out += fmt::format("#   {:<10} {:>3} points ({} records skipped), {:.4f} -> {:.4f} in {} iterations\n", s.name,
+                       s.points, s.skipped, s.rms_log_before, s.rms_log_after, s.iterations);
+  }
+  out += fmt::format("extends: {}\nname: {}\n", extends, result.spec.name);
+  std::map<std::string, std::vector<std::pair<std::string, const FittedParam*>>> sections;
+  std::vector<std::string> order;
+  for (const auto& s : result.stages) {
+    for (const auto& p : s.params) {
+      const std::string key = p.key.substr(std::string("model.").size());
+      const std::string section = key.substr(0, key.find('.'));
+      if (!sections.count(section)) order.push_back(section);
+      sections[section].emplace_back(key.substr(section.size() + 1), &p);
+    }
+  }
+  out += "model:\n";
+  for (const auto& section : order) {
+    out += fmt::format("  {}:\n", section);
+    for (const auto& [leaf, p] : sections[section]) {
+      const std::string line = fmt::format("    {}: {}", leaf, p->after);
+      out += fmt::format("{:<48}# fitted (base {}){}\n", line, p->before, p->at_bound ? ", AT ITS BOUND" : "");
+    }
+  }
+  return out;
+}
+
+}  // namespace c3sim::models

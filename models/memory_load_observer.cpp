@@ -1,0 +1,39 @@
+#include "models/memory_load_observer.h"
+
+#include <cmath>
+
+namespace c3sim::models {
+
+namespace {
+constexpr double kRefreshThreshold = 0.01;  // utilization change that is worth a re-solve
+}  // namespace
+
+MemoryLoadObserver::MemoryLoadObserver(const NodeResources& res, InterferenceState& state, std::string gemm_prefix,
+                                       std::function<void()> refresh)
+    : resource_(res.memory(KernelClass::gemm).llc >= 0 ? res.memory(KernelClass::gemm).llc
+                                                       : res.memory(KernelClass::gemm).hbm),
+      state_(state),
+      gemm_prefix_(std::move(gemm_prefix)),
+      refresh_(std::move(refresh)) {}
+
+void MemoryLoadObserver::before_step(engine::Simulation& sim, TimePs next) {
+  (void)next;
+  if (state_.isolate_caches) return;
+  engine::FluidSolver& solver = sim.solver();
+  solver.solve(sim.now());
+  double other = 0;
+  for (const engine::FlowId f : solver.live_flow_ids()) {
+    if (solver.label(f).rfind(gemm_prefix_, 0) == 0) continue;
+    for (const engine::Demand& d : solver.demands(f)) {
+      if (d.resource == resource_) other += solver.rate(f) * d.per_unit;
+    }
+  }
+  const double cap = solver.capacity(resource_);
+  const double u = cap > 0 ? other / cap : 0.0;
+  if (std::fabs(u - state_.memory_load_by_others) > kRefreshThreshold) {
+    state_.memory_load_by_others = u;
+    refresh_();
+  }
+}
+
+}  // namespace c3sim::models

@@ -1,0 +1,28 @@
+#pragma once
+// Keeps InterferenceState::memory_load_by_others current: after every solve, the share of the
+// GEMM's last memory level (LLC, or HBM without one) used by the other kernel's flows. When it
+// moves by more than a percent, running GEMM cohorts are asked for their demands again (their
+// exposed memory latency depends on it).
+#include <functional>
+#include <string>
+
+#include "models/interference_state.h"
+#include "models/node_resources.h"
+#include "sim/engine/simulation.h"
+
+namespace c3sim::models {
+
+class MemoryLoadObserver final : public engine::StepObserver {
+public:
+  MemoryLoadObserver(const NodeResources& res, InterferenceState& state, std::string gemm_prefix,
+                     std::function<void()> refresh);
+  void before_step(engine::Simulation& sim, TimePs next) override;
+
+private:
+  engine::ResourceId resource_;
+  InterferenceState& state_;
+  std::string gemm_prefix_;
+  std::function<void()> refresh_;
+};
+
+}  // namespace c3sim::models

@@ -1,0 +1,54 @@
+#pragma once
+// Putting measured c3 records beside the simulator's predictions of the same scenario and policy:
+// per-record time error, speedup and percent-of-ideal errors, and per scenario whether the
+// predicted best policy (argmin predicted time over the policies measured) is the measured best.
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hardware/node_spec.h"
+#include "workloads/measurement.h"
+
+namespace c3sim::models {
+
+struct ValidationRow {
+  std::string scenario;
+  std::string policy;
+  double measured_us = 0;
+  double predicted_us = 0;
+  double pct_error = 0;      // 100 * (predicted - measured) / measured
+  double measured_speedup = 0;   // measured serial (its baselines) / measured time
+  double predicted_speedup = 0;  // predicted serial / predicted time
+  double measured_pct_of_ideal = 0;
+  double predicted_pct_of_ideal = 0;
+};
+
+struct ScenarioVerdict {
+  std::string scenario;
+  std::string measured_best;
+  std::string predicted_best;
+  [[nodiscard]] bool match() const { return measured_best == predicted_best; }
+};
+
+struct ValidationReport {
+  std::vector<ValidationRow> rows;  // in file order
+  std::vector<ScenarioVerdict> scenarios;  // sorted by name
+  std::map<std::string, double> mean_abs_pct_error_by_policy;
+  double mean_abs_pct_error = 0;
+  double mean_signed_pct_error = 0;
+  double mean_abs_speedup_error = 0;
+  double mean_abs_pct_of_ideal_error = 0;  // percentage points
+  double best_policy_accuracy = 0;         // fraction of scenarios, 0..1
+};
+
+// Predicts every c3 record (records of other kinds are ignored). Scenarios keep their measured GPU
+// count. Throws InputError when there are no c3 records or a record's policy is unknown.
+ValidationReport validate_predictions(const hw::NodeSpec& spec, const std::vector<wl::Record>& records,
+                                      const std::string& label);
+
+nlohmann::json to_json(const ValidationReport& r);
+std::string render_summary(const ValidationReport& r);  // aggregate + per-policy + per-scenario tables
+
+}  // namespace c3sim::models

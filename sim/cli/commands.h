@@ -7,5 +7,7 @@ namespace c3sim::cli {
 
 void add_paper_command(CLI::App& app);
 void add_run_command(CLI::App& app);
+void add_calibrate_command(CLI::App& app);
+void add_validate_command(CLI::App& app);
 
 }  // namespace c3sim::cli

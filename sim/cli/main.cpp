@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "c3sim 0.1.0");
   c3sim::cli::add_paper_command(app);
   c3sim::cli::add_run_command(app);
+  c3sim::cli::add_calibrate_command(app);
+  c3sim::cli::add_validate_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

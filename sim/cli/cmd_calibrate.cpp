@@ -1,0 +1,55 @@
+// c3sim calibrate MEAS.jsonl... --hardware BASE -o CALIBRATED.yaml: fits the base hardware file's
+// model parameters to the isolated records of the measurement files (models/calibration.h) and
+// writes a hardware file that extends the base.
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "hardware/hardware_loader.h"
+#include "models/calibration.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/output.h"
+
+namespace c3sim::cli {
+
+namespace {
+
+struct CalibrateArgs {
+  std::vector<std::string> measurements;
+  std::string hardware = "h200-sxm-x4";
+  std::string output;
+  std::vector<std::string> exclude_gemm;
+};
+
+// A preset is extended by name; a file by its path relative to the output file's folder.
+std::string extends_of(const std::string& hardware, const std::string& output) {
+  if (hw::find_preset(hardware) != nullptr) return hardware;
+  namespace fs = std::filesystem;
+  const fs::path out_dir = output.empty() || output == "-" ? fs::current_path() : fs::absolute(output).parent_path();
+  return fs::relative(fs::absolute(hardware), out_dir).generic_string();
+}
+
+}  // namespace
+
+void add_calibrate_command(CLI::App& app) {
+  auto a = std::make_shared<CalibrateArgs>();
+  auto* cmd = app.add_subcommand("calibrate", "Fit a hardware file's model: parameters to isolated measurements");
+  cmd->add_option("measurements", a->measurements, "Measurement JSON Lines files (c3bench output)")->required();
+  cmd->add_option("--hardware", a->hardware, "Base hardware preset name or YAML file")->capture_default_str();
+  cmd->add_option("-o,--output", a->output, "Write the calibrated hardware YAML to FILE instead of stdout");
+  cmd->add_option("--exclude-gemm", a->exclude_gemm, "Ignore iso_gemm records of these GEMM tags (leave-one-out)")
+      ->delimiter(',');
+  cmd->callback([a] {
+    const hw::NodeSpec base = hw::load_hardware(a->hardware);
+    std::vector<models::MeasurementFile> files;
+    for (const auto& path : a->measurements) files.push_back({path, wl::read_measurements(path)});
+    models::CalibrationOptions o;
+    o.exclude_gemm_tags = a->exclude_gemm;
+    const models::CalibrationResult r = models::calibrate(base, files, o);
+    std::vector<std::string> names;
+    for (const auto& p : a->measurements) names.push_back(std::filesystem::path(p).filename().string());
+    write_output(a->output, models::calibrated_yaml(r, extends_of(a->hardware, a->output), names));
+  });
+}
+
+}  // namespace c3sim::cli

@@ -1,0 +1,78 @@
+// Calibration from the committed H200 measurements: reproducibility of the committed calibrated
+// file, leave-one-GEMM-out generalization, and run time.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "hardware/hardware_loader.h"
+#include "models/calibration.h"
+#include "models/validation.h"
+
+namespace c3sim::models {
+namespace {
+
+const std::string kDir = std::string(C3SIM_SOURCE_DIR) + "/hardware/measurements/";
+const std::vector<std::string> kFiles{"h200x4_table1.jsonl", "h200x4_sweep_gemm.jsonl", "h200x4_sweep_ctas.jsonl",
+                                      "h200x4_sweep_dma.jsonl", "h200x4_sweep_dma_engines.jsonl"};
+
+std::vector<MeasurementFile> load_files() {
+  std::vector<MeasurementFile> out;
+  for (const auto& f : kFiles) out.push_back({kDir + f, wl::read_measurements(kDir + f)});
+  return out;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(Calibration, RecalibratingReproducesTheCommittedFile) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const CalibrationResult r = calibrate(hw::load_hardware("h200-sxm-x4"), load_files());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 60.0);
+  const std::string committed = read_text(std::string(C3SIM_SOURCE_DIR) + "/hardware/calibrated/h200-sxm-x4.yaml");
+  EXPECT_EQ(calibrated_yaml(r, "h200-sxm-x4", kFiles), committed);
+  // Every stage must improve on the base file.
+  for (const auto& s : r.stages) EXPECT_LT(s.rms_log_after, s.rms_log_before) << s.name;
+  // The committed file loads back to the fitted spec.
+  const hw::NodeSpec loaded = hw::load_hardware(std::string(C3SIM_SOURCE_DIR) + "/hardware/calibrated/h200-sxm-x4.yaml");
+  EXPECT_EQ(loaded.model.dma.engine_bw, r.spec.model.dma.engine_bw);
+  EXPECT_EQ(loaded.model.gemm.matrix_efficiency, r.spec.model.gemm.matrix_efficiency);
+}
+
+// Leaving one GEMM shape's isolated records out of the fit must predict that shape's C3 runs
+// about as well as the full fit does (the shape's own iso records are not what makes it right).
+TEST(Calibration, LeaveOneGemmOutPredictsItsC3RunsAsWellAsTheFullFit) {
+  const auto files = load_files();
+  const hw::NodeSpec base = hw::load_hardware("h200-sxm-x4");
+  const CalibrationResult full = calibrate(base, files);
+  std::map<std::string, std::vector<wl::Record>> by_tag;
+  for (const auto& rec : files.front().records) {
+    if (const auto* c = std::get_if<wl::C3Record>(&rec)) by_tag[c->gemm_tag].push_back(rec);
+  }
+  ASSERT_EQ(by_tag.size(), 7u);
+  for (const auto& [tag, records] : by_tag) {
+    CalibrationOptions o;
+    o.exclude_gemm_tags = {tag};
+    const CalibrationResult loo = calibrate(base, files, o);
+    const double e_loo = validate_predictions(loo.spec, records, tag).mean_abs_pct_error;
+    const double e_full = validate_predictions(full.spec, records, tag).mean_abs_pct_error;
+    std::printf("leave-one-out %-4s: MAE %.2f%% (full fit %.2f%%)\n", tag.c_str(), e_loo, e_full);
+    EXPECT_LT(e_loo, e_full + 3.0) << tag;
+  }
+}
+
+TEST(Calibration, NoIsolatedRecordsIsAnInputError) {
+  std::vector<MeasurementFile> none{{"empty.jsonl", {}}};
+  EXPECT_THROW(calibrate(hw::load_hardware("h200-sxm-x4"), none), InputError);
+}
+
+}  // namespace
+}  // namespace c3sim::models

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/base/units.h"
+#include "workloads/paper_catalog.h"
 
 namespace c3sim::wl {
 
@@ -178,7 +178,7 @@ std::vector<FsdpOverlap> fsdp_overlaps(const TransformerConfig& c) {
 
 Scenario make_fsdp_scenario(const TransformerConfig& c, const FsdpOverlap& o, CollectiveOp op) {
   Scenario s;
-  const std::string size = format_bytes_binary(o.all_gather.bytes);
+  const std::string size = paper_size_label(o.all_gather.bytes);
   s.tag = fmt::format("{}_{}_{}_{}", slug(c.name), to_string(o.gemm.linear), to_string(o.gemm.pass), size);
   s.name = fmt::format("{}_{}", s.tag, short_name(op));
   s.source = c.name;

@@ -1,5 +1,7 @@
 #include "workloads/paper_catalog.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 namespace c3sim::wl {
@@ -101,6 +103,30 @@ const std::vector<Scenario>& paper_scenarios() {
     return out;
   }();
   return all;
+}
+
+std::string paper_size_label(std::int64_t bytes) {
+  constexpr std::int64_t kKiB = 1024;
+  const char* suffix = "G";
+  std::int64_t unit = kGiB;
+  if (bytes < kKiB) return fmt::format("{}B", bytes);
+  if (bytes < kMiB) {
+    suffix = "K";
+    unit = kKiB;
+  } else if (bytes < kGiB) {
+    suffix = "M";
+    unit = kMiB;
+  }
+  // Dividing by a power of two is exact, so a printed half (1.625) is exactly a half here.
+  const double q = static_cast<double>(bytes) / static_cast<double>(unit);
+  const int decimals = q >= 100 ? 0 : q >= 10 ? 1 : 2;
+  const double scale = std::pow(10.0, decimals);
+  std::string text = fmt::format("{:.{}f}", std::floor(q * scale + 0.5) / scale, decimals);
+  if (text.find('.') != std::string::npos) {
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+  }
+  return text + suffix;
 }
 
 std::optional<Gemm> find_paper_gemm(std::string_view tag) {

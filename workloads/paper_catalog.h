@@ -39,6 +39,11 @@ std::optional<Gemm> find_paper_gemm(std::string_view tag);                  // "
 std::optional<C3Combination> find_paper_combination(std::string_view tag);  // "mb1_896M"
 std::optional<Scenario> find_paper_scenario(std::string_view name);         // "mb1_896M_ag"
 
+// A size the way Table II prints it: binary units, three significant digits, halves rounded up,
+// no trailing zeros ("896M", "1.63G" for 1.625 GiB, "26.5G"). format_bytes_binary rounds halves
+// to even ("1.62G"), so catalog and generator labels use this one.
+std::string paper_size_label(std::int64_t bytes);
+
 // The scenario for one combination under one collective, named "<tag>_<short_name(op)>".
 Scenario make_paper_scenario(const C3Combination& combination, CollectiveOp op);
 

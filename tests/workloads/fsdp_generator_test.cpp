@@ -139,6 +139,9 @@ TEST(FsdpGenerator, ScenarioNaming) {
   EXPECT_EQ(s.gpus, 8);
   EXPECT_EQ(s.gemm.tag, "gate_up_wgrad");
   EXPECT_EQ(s.collective.op, CollectiveOp::all_to_all);
+  // 1.625 GiB is labelled as the paper prints it.
+  const TransformerConfig big = llama_405b();
+  EXPECT_EQ(make_fsdp_scenario(big, fsdp_overlaps(big)[2]).name, "llama-405b_gate_up_fwd_1.63G_ag");
 }
 
 TEST(FsdpGenerator, RejectsBadConfigs) {

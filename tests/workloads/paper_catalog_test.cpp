@@ -95,6 +95,13 @@ TEST(PaperCatalog, EveryCollectiveSplitsIntoWholeBf16Shards) {
   }
 }
 
+TEST(PaperCatalog, SizeLabelsAsPrinted) {
+  for (const auto& c : table2_combinations()) EXPECT_EQ(paper_size_label(c.bytes), c.size_label) << c.tag;
+  EXPECT_EQ(paper_size_label(128 * kMiB), "128M");
+  EXPECT_EQ(paper_size_label(16 * 1024 + 512), "16.5K");
+  EXPECT_EQ(paper_size_label(1000), "1000B");
+}
+
 TEST(PaperCatalog, ThirtyScenariosAllGatherThenAllToAll) {
   const auto& all = paper_scenarios();
   ASSERT_EQ(all.size(), 30u);

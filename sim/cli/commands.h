@@ -9,5 +9,6 @@ void add_paper_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
+void add_import_command(CLI::App& app);
 
 }  // namespace c3sim::cli

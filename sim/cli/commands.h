@@ -10,5 +10,6 @@ void add_run_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
 void add_import_command(CLI::App& app);
+void add_sweep_command(CLI::App& app);
 
 }  // namespace c3sim::cli

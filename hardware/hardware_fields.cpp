@@ -88,10 +88,12 @@ constexpr FieldDef kFields[] = {
   {"model.collective.all_to_all_copy_passes",        D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::all_to_all_copy_passes>, nullptr},
   {"model.collective.all_gather_copy_passes",        D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::all_gather_copy_passes>, nullptr},
   {"model.collective.l2_footprint_per_workgroup",    D::bytes,         C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::l2_footprint_per_workgroup>, nullptr},
+  {"model.collective.memory_stall_fraction", D::dimensionless, C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::memory_stall_fraction>, nullptr},
 
   {"model.dma.engine_bandwidth",   D::bandwidth,     C::positive,     kReq, at<&S::model, &M::dma, &DmaModel::engine_bw>, nullptr},
   {"model.dma.submit_latency",     D::time,          C::non_negative, kReq, at<&S::model, &M::dma, &DmaModel::submit_latency>, nullptr},
   {"model.dma.completion_latency", D::time,          C::non_negative, kReq, at<&S::model, &M::dma, &DmaModel::completion_latency>, nullptr},
+  {"model.dma.memory_stall_fraction", D::dimensionless, C::non_negative, kReq, at<&S::model, &M::dma, &DmaModel::memory_stall_fraction>, nullptr},
   {"model.dma.engine_map",         D::dimensionless, C::none,         kReq, at<&S::model, &M::dma, &DmaModel::engine_map>, nullptr},
   {"model.dma.completion_needs_cu", D::dimensionless, C::none,        kReq, at<&S::model, &M::dma, &DmaModel::completion_needs_cu>, nullptr},
 

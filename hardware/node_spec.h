@@ -71,8 +71,8 @@ struct GemmModel {
   bool persistent = false;         // persistent: grid = #CUs, each workgroup loops over tiles
   double matrix_efficiency = 1.0;  // matrix_efficiency: achieved / peak FLOP rate per CU
   int l2_reuse_depth_k = 256;      // l2_reuse_depth_k: K-extent of a shared panel kept live in L2
-  double memory_stall_fraction = 0;  // memory_stall_fraction: share of a tile's time exposed to
-                                     //   memory latency, which queues behind other kernels' traffic
+  double memory_stall_fraction = 0;  // memory_stall_fraction: a tile stretches by 1 + f * u when other
+                                     //   kernels use a share u of the memory it misses to
                                    //   so the tiles sharing it hit (sets the L2 working set)
 };
 
@@ -98,6 +98,8 @@ struct CollectiveModel {
   double all_to_all_copy_passes = 2;       // all_to_all_copy_passes: copies per byte (p2p FIFO)
   double all_gather_copy_passes = 1;       // all_gather_copy_passes
   double l2_footprint_per_workgroup = 0;   // l2_footprint_per_workgroup: L2 bytes a comm WG keeps
+  double memory_stall_fraction = 0;        // memory_stall_fraction: share of a copy loop's time
+                                           //   exposed to memory latency (queues behind a GEMM)
 };
 
 // model.dma: collectives on copy engines (ConCCL-like), orchestrated by the host.
@@ -109,6 +111,8 @@ struct DmaModel {
   bool completion_needs_cu = false;  // completion_needs_cu: the copies' completion (and a vendor
                                      //   path's start barrier) is a tiny kernel or stream operation
                                      //   that needs a CU, so it waits behind a kernel holding all CUs
+  double memory_stall_fraction = 0;  // memory_stall_fraction: share of an engine's copy time exposed to
+                                     //   memory latency (queues behind a GEMM's traffic)
 };
 
 // model.dispatch: kernel launch and workgroup placement.

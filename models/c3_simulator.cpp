@@ -90,8 +90,15 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
   Outcome out;
   BottleneckObserver observer(sim, res, kGemmKernelPrefix);
   if (s.tally) sim.add_observer(&observer);
-  MemoryLoadObserver memory_load(res, state, kGemmKernelPrefix, [&gpu] { gpu.refresh_all(); });
-  if (s.gemm && s.coll && spec_.model.gemm.memory_stall_fraction > 0) sim.add_observer(&memory_load);
+  std::unique_ptr<DmaCollective> dma;
+  MemoryLoadObserver memory_load(res, state, kGemmKernelPrefix, [&gpu, &dma] {
+    gpu.refresh_all();
+    if (dma) dma->refresh_queueing();
+  });
+  const bool queueing =
+      spec_.model.gemm.memory_stall_fraction > 0 || spec_.model.collective.memory_stall_fraction > 0 ||
+      spec_.model.dma.memory_stall_fraction > 0;
+  if (s.gemm && s.coll && queueing) sim.add_observer(&memory_load);
 
   engine::KernelId gemm_k = -1;
   engine::KernelId comm_k = -1;
@@ -137,7 +144,6 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
     });
   }
 
-  std::unique_ptr<DmaCollective> dma;
   if (s.coll) {
     const bool cu = s.impl == wl::CollectiveImpl::cu;
     coll_plan = plan_collective(*s.coll, spec_, s.gpus, s.coll_workgroups);
@@ -148,7 +154,7 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
       engine::StreamConfig sc{"comm_stream", s.comm_priority, {}};
       if (s.comm_cus) sc.mask = spread_mask(spec_, *s.comm_cus, /*from_low=*/true);
       const engine::StreamId stream = gpu.add_stream(std::move(sc));
-      auto model = std::make_shared<CuCollectiveModel>(*coll_plan, spec_, res);
+      auto model = std::make_shared<CuCollectiveModel>(*coll_plan, spec_, res, state);
       sim.at(s.comm_launch, [&, stream, model] {
         engine::KernelDesc d{fmt::format("comm:{}", wl::short_name(coll_plan->coll.op)), coll_plan->workgroups, 1,
                              model->launch_latency(), "collective"};

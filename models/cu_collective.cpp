@@ -1,10 +1,15 @@
 #include "models/cu_collective.h"
 
+#include <algorithm>
+
 namespace c3sim::models {
 
-CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& spec, const NodeResources& res)
+CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& spec, const NodeResources& res,
+                                     const InterferenceState& state)
     : plan_(std::move(plan)),
       res_(res),
+      state_(state),
+      stall_fraction_(spec.model.collective.memory_stall_fraction),
       wg_rate_(spec.model.collective.workgroup_copy_bw / plan_.copy_passes),
       startup_(s_to_ps(spec.model.collective.step_latency * plan_.steps)),
       launch_latency_(s_to_ps(spec.model.collective.launch_latency)),
@@ -15,7 +20,11 @@ engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& c
   const auto x = static_cast<size_t>(ctx.xcd);
   engine::CohortWork w;
   w.work_per_wg = plan_.bytes_sent / plan_.workgroups;  // work unit: one byte sent
-  w.bound_per_wg = wg_rate_;
+  // Contention: a copy loop's memory waits lengthen with the GEMM's utilization u of the same
+  // memory level, to first order by 1 + f * u.
+  const double u = state_.isolate_caches ? 0.0 : std::clamp(state_.memory_load_by_gemm, 0.0, 1.0);
+  w.bound_per_wg = wg_rate_ / (1.0 + stall_fraction_ * u);
+  applied_load_[ctx.first_wg] = state_.memory_load_by_gemm;
   w.startup_latency = startup_;
   const double fabric = plan_.cu_fabric_bytes_per_byte();
   w.demands.push_back({m.l2[x], fabric});
@@ -27,6 +36,14 @@ engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& c
   const double per_peer = 1.0 / plan_.peers / link_efficiency_;
   for (int p = 0; p < plan_.peers; ++p) w.demands.push_back({res_.link_to_peer(p), per_peer});
   return w;
+}
+
+std::optional<engine::CohortWork> CuCollectiveModel::refresh(const engine::CohortContext& ctx) {
+  if (stall_fraction_ <= 0) return std::nullopt;
+  auto [it, fresh] = applied_load_.try_emplace(ctx.first_wg, 0.0);
+  if (!fresh && it->second == state_.memory_load_by_gemm) return std::nullopt;
+  it->second = state_.memory_load_by_gemm;
+  return cohort_work(ctx);
 }
 
 }  // namespace c3sim::models

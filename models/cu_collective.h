@@ -4,6 +4,8 @@
 // symmetry) the peers' writes into local memory; capped by a per-workgroup copy rate. Saturation
 // points ("all-gather stops gaining near 32 CUs, all-to-all near 64") follow from that cap, the
 // copy passes per byte and the link bandwidth.
+#include <unordered_map>
+
 #include "models/collective_plan.h"
 #include "models/interference_state.h"
 #include "models/node_resources.h"
@@ -13,15 +15,21 @@ namespace c3sim::models {
 
 class CuCollectiveModel final : public engine::WorkgroupModel {
 public:
-  CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& spec, const NodeResources& res);
+  CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& spec, const NodeResources& res,
+                    const InterferenceState& state);
 
   [[nodiscard]] engine::CohortWork cohort_work(const engine::CohortContext& ctx) override;
+  // The per-workgroup copy rate falls as the GEMM's memory traffic lengthens each load's latency.
+  [[nodiscard]] std::optional<engine::CohortWork> refresh(const engine::CohortContext& ctx) override;
   [[nodiscard]] const CollectivePlan& plan() const { return plan_; }
   [[nodiscard]] TimePs launch_latency() const { return launch_latency_; }
 
 private:
   CollectivePlan plan_;
   const NodeResources& res_;
+  const InterferenceState& state_;
+  double stall_fraction_;
+  std::unordered_map<std::int64_t, double> applied_load_;  // per cohort: load its bound used
   double wg_rate_;       // sent bytes per second one workgroup can push
   TimePs startup_;       // protocol latency of all steps
   TimePs launch_latency_;

@@ -84,6 +84,7 @@ void DmaCollective::submit_transfers(TimePs submit) {
       const TimePs ready = options_.batched ? submit : submit * (index + 1);
       const size_t rec = records_.size();
       records_.push_back(DmaTransferRecord{engine, p, chunk_bytes, 0, 0});
+      flows_.emplace_back();
       ++outstanding_;
       sim_.after(ready, [this, rec, engine, p, chunk_bytes, &m] {
         engine::FlowSpec f;
@@ -93,8 +94,9 @@ void DmaCollective::submit_transfers(TimePs submit) {
         f.demands.push_back({res_.link_to_peer(p), 1.0});
         if (m.llc >= 0) f.demands.push_back({m.llc, plan_.llc_bytes_per_byte(false)});
         f.demands.push_back({m.hbm, plan_.hbm_bytes_per_byte()});
+        f.bound = rate_cap();
         records_[rec].start = sim_.now();
-        sim_.start_flow(std::move(f), [this, rec](TimePs now) {
+        flows_[rec] = sim_.start_flow(std::move(f), [this, rec](TimePs now) {
           records_[rec].end = now;
           if (engine::TraceRecorder* tr = sim_.trace()) {
             const auto& r = records_[rec];
@@ -105,6 +107,23 @@ void DmaCollective::submit_transfers(TimePs submit) {
         });
       });
     }
+  }
+}
+
+double DmaCollective::rate_cap() const {
+  const double e = spec_.model.dma.memory_stall_fraction;
+  if (e <= 0 || state_.isolate_caches) return engine::kUnbounded;
+  const double u = std::clamp(state_.memory_load_by_gemm, 0.0, 1.0);
+  return spec_.model.dma.engine_bw / (1.0 + e * u);
+}
+
+void DmaCollective::refresh_queueing() {
+  if (spec_.model.dma.memory_stall_fraction <= 0) return;
+  const double cap = rate_cap();
+  for (const engine::FlowId f : flows_) {
+    if (!f.valid() || !sim_.solver().alive(f)) continue;
+    std::vector<engine::Demand> d = sim_.solver().demands(f);
+    sim_.update_flow(f, std::move(d), cap);
   }
 }
 

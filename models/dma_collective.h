@@ -49,6 +49,9 @@ public:
   void start(std::function<void(TimePs)> done);
 
   [[nodiscard]] const std::vector<DmaTransferRecord>& transfers() const { return records_; }
+  // Re-derives running transfers' rate caps from InterferenceState::memory_load_by_gemm: an
+  // engine's reads and writes queue behind the GEMM's traffic like any other requester's.
+  void refresh_queueing();
   [[nodiscard]] int engines_used() const { return engines_used_; }
 
 private:
@@ -67,6 +70,8 @@ private:
   int engines_used_ = 0;
   int outstanding_ = 0;
   std::vector<DmaTransferRecord> records_;
+  std::vector<engine::FlowId> flows_;  // parallel to records_ (invalid until started)
+  [[nodiscard]] double rate_cap() const;
   std::function<void(TimePs)> done_;
 };
 

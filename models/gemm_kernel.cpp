@@ -75,10 +75,12 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
   const MemoryResources& m = res_.memory(KernelClass::gemm);
   engine::CohortWork w;
   w.work_per_wg = plan_.tiles_per_wg;
-  // Queueing: the exposed-latency share of a tile stretches by 1 / (1 - u) when other kernels load
-  // the memory the tile misses to (M/M/1 waiting time under background utilization u).
-  const double u = state_.isolate_caches ? 0.0 : std::min(state_.memory_load_by_others, 0.9);
-  const double stretch = (1.0 - stall_fraction_) + stall_fraction_ / (1.0 - u);
+  // Contention: a tile's memory waits lengthen with the utilization u that other kernels put on the
+  // memory level it misses to; to first order the tile stretches by 1 + f * u. (First order on
+  // purpose: the loss then scales with the bytes the other kernel moves, not with how fast it moves
+  // them, so a faster collective never hurts the GEMM more in total.)
+  const double u = state_.isolate_caches ? 0.0 : std::clamp(state_.memory_load_by_others, 0.0, 1.0);
+  const double stretch = 1.0 + stall_fraction_ * u;
   w.bound_per_wg = plan_.cu_flop_rate / plan_.flops_per_tile / stretch;  // tiles per second on one CU
   const auto x = static_cast<size_t>(xcd);
   w.demands.push_back({m.l2[x], t.l2_read});

@@ -13,6 +13,7 @@ struct InterferenceState {
   // Utilization of the GEMM's last memory level (LLC, or HBM without one) by other kernels'
   // traffic: memory requests queue behind it, so exposed memory latency grows as 1 / (1 - u).
   double memory_load_by_others = 0;
+  double memory_load_by_gemm = 0;  // the same level's utilization by the GEMM, as collectives see it
   // Counterfactual for attribution: hit rates as if each kernel ran alone.
   bool isolate_caches = false;
 

@@ -22,16 +22,20 @@ void MemoryLoadObserver::before_step(engine::Simulation& sim, TimePs next) {
   engine::FluidSolver& solver = sim.solver();
   solver.solve(sim.now());
   double other = 0;
+  double gemm = 0;
   for (const engine::FlowId f : solver.live_flow_ids()) {
-    if (solver.label(f).rfind(gemm_prefix_, 0) == 0) continue;
+    const bool is_gemm = solver.label(f).rfind(gemm_prefix_, 0) == 0;
     for (const engine::Demand& d : solver.demands(f)) {
-      if (d.resource == resource_) other += solver.rate(f) * d.per_unit;
+      if (d.resource == resource_) (is_gemm ? gemm : other) += solver.rate(f) * d.per_unit;
     }
   }
   const double cap = solver.capacity(resource_);
-  const double u = cap > 0 ? other / cap : 0.0;
-  if (std::fabs(u - state_.memory_load_by_others) > kRefreshThreshold) {
-    state_.memory_load_by_others = u;
+  const double u_other = cap > 0 ? other / cap : 0.0;
+  const double u_gemm = cap > 0 ? gemm / cap : 0.0;
+  if (std::fabs(u_other - state_.memory_load_by_others) > kRefreshThreshold ||
+      std::fabs(u_gemm - state_.memory_load_by_gemm) > kRefreshThreshold) {
+    state_.memory_load_by_others = u_other;
+    state_.memory_load_by_gemm = u_gemm;
     refresh_();
   }
 }

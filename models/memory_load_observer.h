@@ -1,8 +1,8 @@
 #pragma once
-// Keeps InterferenceState::memory_load_by_others current: after every solve, the share of the
-// GEMM's last memory level (LLC, or HBM without one) used by the other kernel's flows. When it
-// moves by more than a percent, running GEMM cohorts are asked for their demands again (their
-// exposed memory latency depends on it).
+// Keeps InterferenceState::memory_load_by_others / _by_gemm current: after every solve, the share
+// of the last memory level (LLC, or HBM without one) used by the collective's and by the GEMM's
+// flows. When either moves by more than a percent, running cohorts are asked for their demands
+// again (each kernel's exposed memory latency depends on the other's load).
 #include <functional>
 #include <string>
 

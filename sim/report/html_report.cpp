@@ -1,0 +1,97 @@
+#include "sim/report/html_report.h"
+
+#include <fmt/format.h>
+
+#include "sim/report/report_assets.h"
+
+namespace c3sim::report {
+
+namespace {
+
+// JSON inside <script>: "</" would end the element early; "<\/" is the same JSON string.
+std::string script_safe(std::string text) {
+  for (size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3)) text.replace(at, 2, "<\\/");
+  return text;
+}
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+struct ChartSlot {
+  const char* id;
+  const char* heading;
+  int width;
+  int height;
+};
+
+// Page order follows the paper: isolated behaviour, C3 speedups, why, then checks and what-ifs.
+constexpr ChartSlot kSlots[] = {
+    {"fig5-gemm", "Isolated GEMMs: fewer CUs", 640, 380},
+    {"fig5-coll", "Isolated collectives: CUs assigned", 640, 380},
+    {"speedup", "C3 speedup per scenario", 1300, 480},
+    {"taxonomy", "Percent of ideal by taxonomy", 900, 380},
+    {"attr-gemm", "Where the GEMM's slowdown comes from", 640, 400},
+    {"attr-coll", "Where the collective's slowdown comes from", 640, 400},
+    {"scatter", "Model check: predicted vs measured", 700, 560},
+    {"sweep", "Design-space sweep: DMA offload", 1300, 520},
+};
+
+}  // namespace
+
+std::string render_html(const nlohmann::json& data) {
+  std::string sections;
+  const auto& charts = data.at("charts");
+  auto wanted = [&](const char* id) {
+    for (const auto& c : charts) {
+      if (c.get<std::string>() == id) return true;
+    }
+    return false;
+  };
+  for (const auto& s : kSlots) {
+    if (!wanted(s.id)) continue;
+    sections += fmt::format("<section><h2>{}</h2><canvas id=\"{}\" width=\"{}\" height=\"{}\"></canvas></section>\n",
+                            s.heading, s.id, s.width, s.height);
+  }
+  std::string sources;
+  for (const auto& f : data.value("sources", nlohmann::json::array())) {
+    sources += (sources.empty() ? "" : ", ") + html_escape(f.get<std::string>());
+  }
+  return fmt::format(R"(<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>c3sim report{}</title>
+<style>
+{}</style>
+</head>
+<body>
+<h1>c3sim report{}</h1>
+<p class="meta">From {}. Speedups are over serial execution (isolated GEMM + isolated collective); ideal = serial / max of the isolated times.</p>
+<p id="chart-status">charts not drawn (JavaScript disabled?)</p>
+{}<script>
+{}</script>
+<script>window.C3SIM_DATA = {};</script>
+<script>
+{}</script>
+</body>
+</html>
+)",
+                     data.value("hardware", "").empty() ? "" : " - " + html_escape(data.value("hardware", "")),
+                     report_css(),
+                     data.value("hardware", "").empty() ? "" : ": " + html_escape(data.value("hardware", "")),
+                     sources.empty() ? "the given records" : sources, sections, chart_js(), script_safe(data.dump()),
+                     report_js());
+}
+
+}  // namespace c3sim::report

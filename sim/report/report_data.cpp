@@ -190,6 +190,13 @@ json sweep_summary(const std::vector<const wl::C3Record*>& runs) {
     std::map<std::string, double> best_cu;  // scenario -> best speedup without DMA
     std::map<std::string, double> dma;      // scenario -> dma speedup
   };
+  // Labels name only the fields that differ between variants ("engines=14, engine_bandwidth=64 GB/s").
+  std::map<std::string, std::set<std::string>> values;
+  for (const auto* c : runs) {
+    if (!is_sweep(*c)) continue;
+    const json settings = c->extra["variant"].value("settings", json::object());  // items() must not outlive it
+    for (const auto& [k, val] : settings.items()) values[k].insert(val.dump());
+  }
   std::map<int, Acc> by_variant;
   for (const auto* c : runs) {
     if (!is_sweep(*c) || !c->speedup) continue;
@@ -197,10 +204,12 @@ json sweep_summary(const std::vector<const wl::C3Record*>& runs) {
     Acc& a = by_variant[v.value("index", 0)];
     if (a.label.empty()) {
       std::string label;
-      const json settings = v.value("settings", json::object());  // items() must not outlive it
+      const json settings = v.value("settings", json::object());
       for (const auto& [k, val] : settings.items()) {
+        if (values[k].size() < 2) continue;
         const auto dot = k.rfind('.');
-        label += (label.empty() ? "" : ", ") + k.substr(dot == std::string::npos ? 0 : dot + 1) + "=" + val.get<std::string>();
+        label += (label.empty() ? "" : ", ") + k.substr(dot == std::string::npos ? 0 : dot + 1) + "=" +
+                 (val.is_string() ? val.get<std::string>() : val.dump());
       }
       a.label = label.empty() ? v.value("name", "base") : label;
     }

@@ -1,0 +1,62 @@
+// c3sim report: a self-contained page, and every chart drawn when headless Chromium renders it
+// (the page's script counts canvases with ink into <body data-charts-drawn>).
+#include <regex>
+
+#include "tests/cli/cli_test_util.h"
+
+namespace c3sim::testing {
+namespace {
+
+class ReportCli : public ScratchDir {
+protected:
+  // Predicted records for a few scenarios with attribution, the isolated-figures paper JSON, and
+  // "measured" records (the predictions themselves, standing in for c3bench output).
+  std::string make_report() {
+    const std::string scen = write("s.yaml", "scenarios:\n  - catalog: cb1_896M\n  - catalog: mb1_896M_ag\n"
+                                             "    policies: [base, sp, dma]\n");
+    auto r = run_command(c3sim_binary() + " run " + scen + " --policy base,sp,dma -o " + path("pred.jsonl") + " 2>&1");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    r = run_command(c3sim_binary() + " paper --only isolated --format json -o " + path("paper.json") + " 2>&1");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    r = run_command(c3sim_binary() + " report " + path("pred.jsonl") + " --paper " + path("paper.json") +
+                    " --measured " + path("pred.jsonl") + " -o " + path("report.html") + " 2>&1");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return read_file(path("report.html"));
+  }
+};
+
+TEST_F(ReportCli, PageIsSelfContained) {
+  const std::string html = make_report();
+  ASSERT_FALSE(html.empty());
+  EXPECT_EQ(html.find("src=\"http"), std::string::npos);
+  EXPECT_EQ(html.find("href=\"http"), std::string::npos);
+  EXPECT_EQ(html.find("sourceMappingURL"), std::string::npos);
+  EXPECT_NE(html.find("Chart.js v4"), std::string::npos);  // the bundled library's banner
+}
+
+TEST_F(ReportCli, EveryChartDrawsInHeadlessChromium) {
+  std::string browser;
+  for (const char* b : {"chromium", "chromium-browser", "google-chrome"}) {
+    if (have_tool(b)) {
+      browser = b;
+      break;
+    }
+  }
+  if (browser.empty()) GTEST_SKIP() << "no chromium on PATH (Debian: chromium); CI installs it";
+  make_report();
+  const auto r = run_command("timeout 120 " + browser +
+                             " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+                             "--disable-background-networking --disable-component-update --disable-sync "
+                             "--user-data-dir=" + path("profile") + " --dump-dom file://" + path("report.html") +
+                             " 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.output.substr(0, 500);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.output, m, std::regex("data-charts-expected=\"(\\d+)\" data-charts-drawn=\"(\\d+)\"")))
+      << r.output.substr(0, 2000);
+  // Fig. 5 GEMM + collective, speedup, taxonomy, two attribution charts, predicted vs measured.
+  EXPECT_EQ(m[1].str(), "7");
+  EXPECT_EQ(m[2].str(), m[1].str());
+}
+
+}  // namespace
+}  // namespace c3sim::testing

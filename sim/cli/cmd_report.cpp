@@ -28,7 +28,8 @@ nlohmann::json read_paper(const std::string& path) {
   nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) throw InputError(SourceLocation{path, 0, 0}, "--paper", "not valid JSON");
   if (!j.is_object() || j.value("schema", "") != "c3sim.paper") {
-    throw InputError(SourceLocation{path, 1, 1}, "schema", "not a c3sim paper document (c3sim paper --format json)");
+    throw InputError(SourceLocation{path, 1, 1}, "schema",
+                     "not a c3sim paper document (c3sim paper --format json)");
   }
   return j;
 }
@@ -37,7 +38,8 @@ nlohmann::json read_paper(const std::string& path) {
 
 void add_report_command(CLI::App& app) {
   auto a = std::make_shared<ReportArgs>();
-  auto* cmd = app.add_subcommand("report", "Write a self-contained HTML page of paper-style charts from results");
+  auto* cmd =
+      app.add_subcommand("report", "Write a self-contained HTML page of paper-style charts from results");
   cmd->add_option("results", a->results, "Measurement JSONL files (c3sim run or sweep output)");
   cmd->add_option("--measured", a->measured, "Measured JSONL files (c3bench) for predicted-vs-measured");
   cmd->add_option("--paper", a->paper, "Paper JSON (c3sim paper --format json) for Figure 5");

@@ -36,7 +36,8 @@ sweep::OutputFormat output_format(const SweepArgs& a) {
 
 void add_sweep_command(CLI::App& app) {
   auto a = std::make_shared<SweepArgs>();
-  auto* cmd = app.add_subcommand("sweep", "Sweep hardware/workload fields x scenarios x policies (TBB; MPI under mpirun)");
+  auto* cmd = app.add_subcommand(
+      "sweep", "Sweep hardware/workload fields x scenarios x policies (TBB; MPI under mpirun)");
   cmd->add_option("sweep", a->file, "Sweep YAML file")->required();
   cmd->add_option("-o,--output", a->output, "Write to FILE instead of stdout");
   cmd->add_option("--format", a->format, "csv | jsonl (default: from the -o extension, else csv)");
@@ -50,9 +51,10 @@ void add_sweep_command(CLI::App& app) {
     const sweep::SweepSpec spec = sweep::load_sweep_file(a->file);
     const std::vector<std::size_t> mine = sweep::share_of(spec, world.rank(), world.size());
 
-    const int threads = a->threads > 0 ? a->threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    ProgressBar bar(world.active() ? fmt::format("c3sim sweep (rank 0 of {})", world.size()) : "c3sim sweep", "points",
-                    !a->quiet && world.rank() == 0);
+    const int threads =
+        a->threads > 0 ? a->threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    ProgressBar bar(world.active() ? fmt::format("c3sim sweep (rank 0 of {})", world.size()) : "c3sim sweep",
+                    "points", !a->quiet && world.rank() == 0);
     sweep::RunOptions options;
     options.threads = threads;
     options.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };

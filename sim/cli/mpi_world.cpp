@@ -85,7 +85,8 @@ bool MpiWorld::any(bool local) const {
   return local;
 }
 
-std::vector<std::string> MpiWorld::gather(const std::vector<std::pair<std::size_t, std::string>>& local) const {
+std::vector<std::string> MpiWorld::gather(
+    const std::vector<std::pair<std::size_t, std::string>>& local) const {
 #ifdef C3SIM_HAVE_MPI
   if (active_) {
     std::string buf;
@@ -104,7 +105,8 @@ std::vector<std::string> MpiWorld::gather(const std::vector<std::pair<std::size_
       total += static_cast<std::size_t>(sizes[r]);
     }
     std::string all(rank_ == 0 ? total : 0, '\0');
-    MPI_Gatherv(buf.data(), mine, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Gatherv(buf.data(), mine, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR, 0,
+                MPI_COMM_WORLD);
     if (rank_ != 0) return {};
     return sorted_texts(unpack(all.data(), all.size()));
   }

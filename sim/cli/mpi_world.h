@@ -26,7 +26,8 @@ public:
   [[nodiscard]] bool any(bool local) const;
   // Collects every rank's (index, text) pieces on rank 0, returned sorted by index; other ranks
   // get an empty vector.
-  [[nodiscard]] std::vector<std::string> gather(const std::vector<std::pair<std::size_t, std::string>>& local) const;
+  [[nodiscard]] std::vector<std::string> gather(
+      const std::vector<std::pair<std::size_t, std::string>>& local) const;
 
 private:
   int rank_ = 0;

@@ -45,14 +45,14 @@ void ProgressBar::update(std::size_t done, std::size_t total) {
   if (tty_) {
     constexpr int kWidth = 30;
     const int filled = static_cast<int>(frac * kWidth);
-    std::cerr << fmt::format("\r{} [{}{}] {}/{} {} {:3.0f}% {:.1f} {}/s ETA {}  ", label_, std::string(filled, '#'),
-                             std::string(kWidth - filled, ' '), done, total, unit_, 100 * frac, rate, unit_,
-                             eta_text(eta))
+    std::cerr << fmt::format("\r{} [{}{}] {}/{} {} {:3.0f}% {:.1f} {}/s ETA {}  ", label_,
+                             std::string(filled, '#'), std::string(kWidth - filled, ' '), done, total, unit_,
+                             100 * frac, rate, unit_, eta_text(eta))
               << std::flush;
     drew_ = true;
   } else {
-    std::cerr << fmt::format("{}: {}/{} {} ({:.0f}%), {:.1f} {}/s, ETA {}\n", label_, done, total, unit_, 100 * frac,
-                             rate, unit_, eta_text(eta));
+    std::cerr << fmt::format("{}: {}/{} {} ({:.0f}%), {:.1f} {}/s, ETA {}\n", label_, done, total, unit_,
+                             100 * frac, rate, unit_, eta_text(eta));
   }
 }
 
@@ -61,8 +61,8 @@ void ProgressBar::finish(std::size_t done, const std::string& detail) {
   const double elapsed = seconds();
   if (drew_) std::cerr << "\n";
   std::cerr << fmt::format("{}: {} {} in {:.2f} s ({:.1f} {}/s{}{})\n", label_, done, unit_, elapsed,
-                           elapsed > 0 ? static_cast<double>(done) / elapsed : 0, unit_, detail.empty() ? "" : ", ",
-                           detail);
+                           elapsed > 0 ? static_cast<double>(done) / elapsed : 0, unit_,
+                           detail.empty() ? "" : ", ", detail);
 }
 
 }  // namespace c3sim::cli

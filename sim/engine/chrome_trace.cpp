@@ -87,7 +87,8 @@ std::string counter_name(const std::string& resource) {
   for (const auto& p : kPrefixes) {
     if (resource.rfind(p.prefix, 0) != 0) continue;
     const std::string rest = resource.substr(p.prefix.size());
-    return std::string(p.title) + " util %" + (rest.empty() ? "" : " " + (p.prefix == "dma" ? "sdma" + rest : rest));
+    return std::string(p.title) + " util %" +
+           (rest.empty() ? "" : " " + (p.prefix == "dma" ? "sdma" + rest : rest));
   }
   return resource + " util %";
 }
@@ -113,10 +114,11 @@ std::string to_chrome_trace(const std::vector<LabeledTrace>& runs) {
       events.push_back(metadata("process_name", pid, 0, {{"name", pname}}));
       events.push_back(metadata("process_sort_index", pid, 0, {{"sort_index", pid}}));
 
-      std::vector<std::pair<std::string, std::vector<const TraceSpan*>>> tracks(by_track[processes[pi]].begin(),
-                                                                                by_track[processes[pi]].end());
-      std::stable_sort(tracks.begin(), tracks.end(),
-                       [](const auto& a, const auto& b) { return track_order(a.first) < track_order(b.first); });
+      std::vector<std::pair<std::string, std::vector<const TraceSpan*>>> tracks(
+          by_track[processes[pi]].begin(), by_track[processes[pi]].end());
+      std::stable_sort(tracks.begin(), tracks.end(), [](const auto& a, const auto& b) {
+        return track_order(a.first) < track_order(b.first);
+      });
       int tid = 1;
       for (const auto& [track, spans] : tracks) {
         const std::vector<Lane> lanes = assign_lanes(spans);
@@ -143,7 +145,8 @@ std::string to_chrome_trace(const std::vector<LabeledTrace>& runs) {
       for (const auto& c : tr.counters()) last[{c.resource, c.at}] = c.utilization;
       for (const auto& [key, u] : last) {
         const auto r = static_cast<size_t>(key.first);
-        const std::string name = r < names.size() ? counter_name(names[r]) : "resource " + std::to_string(r) + " util %";
+        const std::string name =
+            r < names.size() ? counter_name(names[r]) : "resource " + std::to_string(r) + " util %";
         events.push_back(json{{"ph", "C"},
                               {"name", name},
                               {"pid", pid},

@@ -10,7 +10,8 @@ namespace {
 
 // JSON inside <script>: "</" would end the element early; "<\/" is the same JSON string.
 std::string script_safe(std::string text) {
-  for (size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3)) text.replace(at, 2, "<\\/");
+  for (size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3))
+    text.replace(at, 2, "<\\/");
   return text;
 }
 
@@ -60,14 +61,16 @@ std::string render_html(const nlohmann::json& data) {
   };
   for (const auto& s : kSlots) {
     if (!wanted(s.id)) continue;
-    sections += fmt::format("<section><h2>{}</h2><canvas id=\"{}\" width=\"{}\" height=\"{}\"></canvas></section>\n",
-                            s.heading, s.id, s.width, s.height);
+    sections +=
+        fmt::format("<section><h2>{}</h2><canvas id=\"{}\" width=\"{}\" height=\"{}\"></canvas></section>\n",
+                    s.heading, s.id, s.width, s.height);
   }
   std::string sources;
   for (const auto& f : data.value("sources", nlohmann::json::array())) {
     sources += (sources.empty() ? "" : ", ") + html_escape(f.get<std::string>());
   }
-  return fmt::format(R"(<!DOCTYPE html>
+  return fmt::format(
+      R"(<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -87,11 +90,10 @@ std::string render_html(const nlohmann::json& data) {
 </body>
 </html>
 )",
-                     data.value("hardware", "").empty() ? "" : " - " + html_escape(data.value("hardware", "")),
-                     report_css(),
-                     data.value("hardware", "").empty() ? "" : ": " + html_escape(data.value("hardware", "")),
-                     sources.empty() ? "the given records" : sources, sections, chart_js(), script_safe(data.dump()),
-                     report_js());
+      data.value("hardware", "").empty() ? "" : " - " + html_escape(data.value("hardware", "")), report_css(),
+      data.value("hardware", "").empty() ? "" : ": " + html_escape(data.value("hardware", "")),
+      sources.empty() ? "the given records" : sources, sections, chart_js(), script_safe(data.dump()),
+      report_js());
 }
 
 }  // namespace c3sim::report

@@ -43,7 +43,8 @@ json figure5(const json& paper) {
   for (const auto& g : paper["figure5"].value("gemm", json::array())) {
     json pts = json::array();
     for (const auto& [cus, v] : g["slowdown_by_cus_removed"].items()) pts.push_back({std::stoi(cus), v});
-    gemm.push_back({{"label", fmt::format("{} ({})", g.value("gemm", ""), g.value("class", ""))}, {"points", pts}});
+    gemm.push_back(
+        {{"label", fmt::format("{} ({})", g.value("gemm", ""), g.value("class", ""))}, {"points", pts}});
   }
   for (const auto& c : paper["figure5"].value("collective", json::array())) {
     json pts = json::array();
@@ -54,7 +55,8 @@ json figure5(const json& paper) {
   auto by_x = [](json& series) {
     for (auto& s : series) {
       auto& p = s["points"];
-      std::sort(p.begin(), p.end(), [](const json& a, const json& b) { return a[0].get<int>() < b[0].get<int>(); });
+      std::sort(p.begin(), p.end(),
+                [](const json& a, const json& b) { return a[0].get<int>() < b[0].get<int>(); });
     }
   };
   by_x(gemm);
@@ -114,7 +116,8 @@ json taxonomy(const std::vector<const wl::C3Record*>& runs, const std::vector<st
 // Mean slowdown attribution per policy, for the GEMM and the collective (stacked by cause).
 json attribution(const std::vector<const wl::C3Record*>& runs, const std::vector<std::string>& policies) {
   std::vector<std::string> causes{"dispatch delay", "CUs unavailable", "cache"};
-  std::map<std::string, std::map<std::string, std::map<std::string, double>>> sum;  // kernel -> policy -> cause
+  std::map<std::string, std::map<std::string, std::map<std::string, double>>>
+      sum;  // kernel -> policy -> cause
   std::map<std::string, int> count;
   for (const auto* c : runs) {
     if (c->attribution.empty()) continue;
@@ -136,7 +139,10 @@ json attribution(const std::vector<const wl::C3Record*>& runs, const std::vector
     }
   }
   if (count.empty()) return nullptr;
-  json out{{"policies", json::array()}, {"causes", causes}, {"gemm", json::object()}, {"collective", json::object()}};
+  json out{{"policies", json::array()},
+           {"causes", causes},
+           {"gemm", json::object()},
+           {"collective", json::object()}};
   for (const auto& p : policies) {
     if (count.contains(p)) out["policies"].push_back(p);
   }
@@ -156,9 +162,11 @@ json attribution(const std::vector<const wl::C3Record*>& runs, const std::vector
 // Predicted vs measured time for every record kind both sides have, matched on its identity.
 json scatter(const std::vector<wl::Record>& predicted, const std::vector<wl::Record>& measured) {
   auto key = [](const wl::Record& r) -> std::string {
-    if (const auto* g = std::get_if<wl::IsoGemmRecord>(&r)) return fmt::format("gemm {}x{}x{} {} cus={}", g->m, g->n, g->k, g->dtype, g->cus);
+    if (const auto* g = std::get_if<wl::IsoGemmRecord>(&r))
+      return fmt::format("gemm {}x{}x{} {} cus={}", g->m, g->n, g->k, g->dtype, g->cus);
     if (const auto* c = std::get_if<wl::IsoCollRecord>(&r))
-      return fmt::format("coll {} {} {} gpus={} wg={}", c->op, c->bytes, c->impl, c->gpus, c->workgroups.value_or(0));
+      return fmt::format("coll {} {} {} gpus={} wg={}", c->op, c->bytes, c->impl, c->gpus,
+                         c->workgroups.value_or(0));
     if (const auto* c = std::get_if<wl::C3Record>(&r)) return fmt::format("c3 {} {}", c->scenario, c->policy);
     return {};
   };
@@ -194,7 +202,8 @@ json sweep_summary(const std::vector<const wl::C3Record*>& runs) {
   std::map<std::string, std::set<std::string>> values;
   for (const auto* c : runs) {
     if (!is_sweep(*c)) continue;
-    const json settings = c->extra["variant"].value("settings", json::object());  // items() must not outlive it
+    const json settings =
+        c->extra["variant"].value("settings", json::object());  // items() must not outlive it
     for (const auto& [k, val] : settings.items()) values[k].insert(val.dump());
   }
   std::map<int, Acc> by_variant;

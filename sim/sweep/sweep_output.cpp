@@ -47,7 +47,8 @@ std::string render_header(const SweepSpec& spec, OutputFormat format) {
     h += ',';
     h += csv_field(k);
   }
-  h += ",scenario,policy,chosen,gpus,bytes,time_us,gemm_us,coll_us,iso_gemm_us,iso_coll_us,speedup,ideal_speedup,"
+  h += ",scenario,policy,chosen,gpus,bytes,time_us,gemm_us,coll_us,iso_gemm_us,iso_coll_us,speedup,ideal_"
+       "speedup,"
        "percent_of_ideal\n";
   return h;
 }
@@ -75,10 +76,10 @@ std::string render_task(const SweepSpec& spec, const TaskResult& result, OutputF
       out += ',';
       if (value) out += csv_field(*value);
     }
-    out += fmt::format(",{},{},{},{},{}", csv_field(sc.name), csv_field(spec.policies[p]), csv_field(r.chosen), gpus,
-                       sc.collective.bytes);
-    for (double x : {r.total_us, r.gemm_us, r.coll_us, r.iso_gemm_us, r.iso_coll_us, r.speedup(), r.ideal_speedup(),
-                     r.percent_of_ideal()}) {
+    out += fmt::format(",{},{},{},{},{}", csv_field(sc.name), csv_field(spec.policies[p]),
+                       csv_field(r.chosen), gpus, sc.collective.bytes);
+    for (double x : {r.total_us, r.gemm_us, r.coll_us, r.iso_gemm_us, r.iso_coll_us, r.speedup(),
+                     r.ideal_speedup(), r.percent_of_ideal()}) {
       out += ',';
       out += wl::format_double(x);
     }

@@ -44,7 +44,8 @@ std::vector<TaskResult> run_tasks(const SweepSpec& spec, const std::vector<std::
 
 std::vector<std::size_t> share_of(const SweepSpec& spec, int rank, int ranks) {
   std::vector<std::size_t> out;
-  for (std::size_t t = static_cast<std::size_t>(rank); t < spec.tasks(); t += static_cast<std::size_t>(ranks)) {
+  for (std::size_t t = static_cast<std::size_t>(rank); t < spec.tasks();
+       t += static_cast<std::size_t>(ranks)) {
     out.push_back(t);
   }
   return out;

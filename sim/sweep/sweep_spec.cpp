@@ -1,7 +1,7 @@
 #include "sim/sweep/sweep_spec.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -29,8 +29,8 @@ struct Located {
 };
 
 bool is_workload_key(const std::string& key) {
-  return key == "workload.gpus" || key == "workload.collective.bytes" || key == "workload.collective.bytes_scale" ||
-         key == "workload.collective.max_workgroups";
+  return key == "workload.gpus" || key == "workload.collective.bytes" ||
+         key == "workload.collective.bytes_scale" || key == "workload.collective.max_workgroups";
 }
 
 void check_key(const std::string& key, const SourceLocation& where, const std::string& qualified) {
@@ -52,8 +52,7 @@ std::int64_t positive_integer(const Located& s) {
     size_t used = 0;
     const long long v = std::stoll(s.setting.value, &used);
     if (used == s.setting.value.size() && v > 0) return v;
-  } catch (const std::exception&) {
-  }
+  } catch (const std::exception&) {}
   throw InputError(s.where, s.qualified, fmt::format("'{}' is not a positive integer", s.setting.value));
 }
 
@@ -75,7 +74,8 @@ void apply_workload(const Located& s, wl::Scenario& sc, int node_gpus) {
     sc.collective.bytes = static_cast<std::int64_t>(std::llround(positive_number(s, Dimension::bytes)));
   } else if (key == "workload.collective.bytes_scale") {
     const double unit = static_cast<double>(sc.gpus.value_or(node_gpus) * hw::dtype_bytes(sc.gemm.dtype));
-    const double scaled = static_cast<double>(sc.collective.bytes) * positive_number(s, Dimension::dimensionless);
+    const double scaled =
+        static_cast<double>(sc.collective.bytes) * positive_number(s, Dimension::dimensionless);
     sc.collective.bytes = static_cast<std::int64_t>(std::max(1.0, std::round(scaled / unit)) * unit);
   } else if (key == "workload.collective.max_workgroups") {
     sc.collective.max_workgroups = static_cast<int>(std::min<std::int64_t>(positive_integer(s), 1 << 20));

@@ -32,14 +32,14 @@ struct Setting {
 };
 
 struct Variant {
-  std::string name;               // given, or "v<index>"
-  std::vector<Setting> settings;  // in key order of first appearance in the file
-  hw::NodeSpec spec;              // the base hardware with the hardware settings applied
+  std::string name;                     // given, or "v<index>"
+  std::vector<Setting> settings;        // in key order of first appearance in the file
+  hw::NodeSpec spec;                    // the base hardware with the hardware settings applied
   std::vector<wl::Scenario> scenarios;  // the sweep's scenarios with the workload settings applied
 };
 
 struct SweepSpec {
-  std::string hardware;                // as named in the file
+  std::string hardware;  // as named in the file
   std::vector<std::string> policies;
   std::vector<std::string> scenario_names;
   std::vector<std::string> varied_keys;  // union of settings' keys, first-appearance order
@@ -51,6 +51,7 @@ struct SweepSpec {
 
 SweepSpec load_sweep_file(const std::string& path);
 // `base_dir` resolves relative hardware / scenario_file paths.
-SweepSpec load_sweep_string(const std::string& text, const std::string& label, const std::string& base_dir = ".");
+SweepSpec load_sweep_string(const std::string& text, const std::string& label,
+                            const std::string& base_dir = ".");
 
 }  // namespace c3sim::sweep

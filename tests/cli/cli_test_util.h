@@ -34,7 +34,9 @@ inline CommandResult run_command(const std::string& cmd) {
 inline std::string c3sim_binary() { return std::string(C3SIM_BINARY_DIR) + "/sim/cli/c3sim"; }
 
 // True when `tool` is on PATH.
-inline bool have_tool(const std::string& tool) { return run_command("command -v " + tool + " >/dev/null 2>&1").exit_code == 0; }
+inline bool have_tool(const std::string& tool) {
+  return run_command("command -v " + tool + " >/dev/null 2>&1").exit_code == 0;
+}
 
 inline std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -47,7 +49,8 @@ class ScratchDir : public ::testing::Test {
 protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
-           ("c3sim_" + std::to_string(::getpid()) + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("c3sim_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }

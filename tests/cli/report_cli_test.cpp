@@ -12,11 +12,14 @@ protected:
   // Predicted records for a few scenarios with attribution, the isolated-figures paper JSON, and
   // "measured" records (the predictions themselves, standing in for c3bench output).
   std::string make_report() {
-    const std::string scen = write("s.yaml", "scenarios:\n  - catalog: cb1_896M\n  - catalog: mb1_896M_ag\n"
-                                             "    policies: [base, sp, dma]\n");
-    auto r = run_command(c3sim_binary() + " run " + scen + " --policy base,sp,dma -o " + path("pred.jsonl") + " 2>&1");
+    const std::string scen = write("s.yaml",
+                                   "scenarios:\n  - catalog: cb1_896M\n  - catalog: mb1_896M_ag\n"
+                                   "    policies: [base, sp, dma]\n");
+    auto r = run_command(c3sim_binary() + " run " + scen + " --policy base,sp,dma -o " + path("pred.jsonl") +
+                         " 2>&1");
     EXPECT_EQ(r.exit_code, 0) << r.output;
-    r = run_command(c3sim_binary() + " paper --only isolated --format json -o " + path("paper.json") + " 2>&1");
+    r = run_command(c3sim_binary() + " paper --only isolated --format json -o " + path("paper.json") +
+                    " 2>&1");
     EXPECT_EQ(r.exit_code, 0) << r.output;
     r = run_command(c3sim_binary() + " report " + path("pred.jsonl") + " --paper " + path("paper.json") +
                     " --measured " + path("pred.jsonl") + " -o " + path("report.html") + " 2>&1");
@@ -47,11 +50,12 @@ TEST_F(ReportCli, EveryChartDrawsInHeadlessChromium) {
   const auto r = run_command("timeout 120 " + browser +
                              " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
                              "--disable-background-networking --disable-component-update --disable-sync "
-                             "--user-data-dir=" + path("profile") + " --dump-dom file://" + path("report.html") +
-                             " 2>/dev/null");
+                             "--user-data-dir=" +
+                             path("profile") + " --dump-dom file://" + path("report.html") + " 2>/dev/null");
   ASSERT_EQ(r.exit_code, 0) << r.output.substr(0, 500);
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(r.output, m, std::regex("data-charts-expected=\"(\\d+)\" data-charts-drawn=\"(\\d+)\"")))
+  ASSERT_TRUE(std::regex_search(r.output, m,
+                                std::regex("data-charts-expected=\"(\\d+)\" data-charts-drawn=\"(\\d+)\"")))
       << r.output.substr(0, 2000);
   // Fig. 5 GEMM + collective, speedup, taxonomy, two attribution charts, predicted vs measured.
   EXPECT_EQ(m[1].str(), "7");

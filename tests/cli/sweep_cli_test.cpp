@@ -20,18 +20,21 @@ class SweepCli : public ScratchDir {};
 
 TEST_F(SweepCli, SameBytesWhateverTheThreadCount) {
   const std::string f = write("s.yaml", kSweep);
-  const auto one = run_command(c3sim_binary() + " sweep " + f + " -q --threads 1 -o " + path("1.csv") + " 2>&1");
+  const auto one =
+      run_command(c3sim_binary() + " sweep " + f + " -q --threads 1 -o " + path("1.csv") + " 2>&1");
   ASSERT_EQ(one.exit_code, 0) << one.output;
-  const auto two = run_command(c3sim_binary() + " sweep " + f + " -q --threads 2 -o " + path("2.csv") + " 2>&1");
+  const auto two =
+      run_command(c3sim_binary() + " sweep " + f + " -q --threads 2 -o " + path("2.csv") + " 2>&1");
   ASSERT_EQ(two.exit_code, 0) << two.output;
   const std::string csv = read_file(path("1.csv"));
   EXPECT_EQ(csv, read_file(path("2.csv")));
   // 2 listed x 4 grid variants x 4 scenarios (cb3_512M is both ops) x 2 policies, plus the header.
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 2 * 4 * 4 * 2);
-  EXPECT_EQ(csv.rfind("point,variant,name,model.dma.submit_latency,spec.dma.engines,model.dma.engine_bandwidth,"
-                      "workload.collective.bytes_scale,scenario,policy",
-                      0),
-            0u)
+  EXPECT_EQ(
+      csv.rfind("point,variant,name,model.dma.submit_latency,spec.dma.engines,model.dma.engine_bandwidth,"
+                "workload.collective.bytes_scale,scenario,policy",
+                0),
+      0u)
       << csv.substr(0, 200);
   // Columns in first-appearance order (listed variant keys, then the grid's); bytes_scale 2
   // doubles the all-gather: 896 MiB -> 1792 MiB.
@@ -54,7 +57,8 @@ TEST_F(SweepCli, MpiTwoRanksWriteTheSameResult) {
   // Root in containers and 2 cores: OpenMPI needs both allowances to start 2 ranks.
   const auto r = run_command(
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
-      "mpirun -n 2 " + c3sim_binary() + " sweep " + f + " --threads 1 -o " + path("mpi.csv") + " 2>&1");
+      "mpirun -n 2 " +
+      c3sim_binary() + " sweep " + f + " --threads 1 -o " + path("mpi.csv") + " 2>&1");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   if (r.output.find("rank 0 of 2") == std::string::npos) {
     GTEST_SKIP() << "c3sim was built without MPI (C3SIM_WITH_MPI=OFF): " << r.output;
@@ -71,14 +75,16 @@ struct BadCase {
 TEST_F(SweepCli, BadFilesExitTwoNamingFileLineAndKey) {
   const BadCase cases[] = {
       {"unknown_field", "  spec.dma.engine: [7]", ":5:3: key 'grid.spec.dma.engine': unknown field"},
-      {"bad_value", "  model.dma.engine_bandwidth: [39 GB/s, fast]", ":5:41: key 'grid.model.dma.engine_bandwidth[1]'"},
+      {"bad_value", "  model.dma.engine_bandwidth: [39 GB/s, fast]",
+       ":5:41: key 'grid.model.dma.engine_bandwidth[1]'"},
       {"negative", "  spec.dma.engines: [7, -2]", ":5:25: key 'grid.spec.dma.engines[1]'"},
       {"empty_list", "  spec.dma.engines: []", ":5:3: key 'grid.spec.dma.engines': empty list"},
   };
   for (const auto& c : cases) {
-    const std::string f = write(std::string(c.name) + ".yaml", std::string("hardware: mi300x\nscenarios: [all]\n"
-                                                                           "policies: [base]\ngrid:\n") +
-                                                                   c.grid_line + "\n");
+    const std::string f =
+        write(std::string(c.name) + ".yaml", std::string("hardware: mi300x\nscenarios: [all]\n"
+                                                         "policies: [base]\ngrid:\n") +
+                                                 c.grid_line + "\n");
     const std::string out = path(std::string(c.name) + ".csv");
     const auto r = run_command(c3sim_binary() + " sweep " + f + " -q -o " + out + " 2>&1");
     EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.output;

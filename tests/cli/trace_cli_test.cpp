@@ -17,7 +17,8 @@ using nlohmann::json;
 class TraceCli : public ScratchDir {};
 
 TEST_F(TraceCli, Cb1AllGatherBaseVersusDma) {
-  const std::string scen = write("s.yaml", "scenarios:\n  - catalog: cb1_896M_ag\n    policies: [base, dma]\n");
+  const std::string scen =
+      write("s.yaml", "scenarios:\n  - catalog: cb1_896M_ag\n    policies: [base, dma]\n");
   const auto r = run_command(c3sim_binary() + " run " + scen + " -o " + path("r.jsonl") + " --trace " +
                              path("t.json") + " 2>&1");
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -67,11 +68,13 @@ TEST_F(TraceCli, Cb1AllGatherBaseVersusDma) {
 
   // Perfetto's JSON importer: slices on one thread are disjoint or properly nested.
   for (auto& [key, v] : slices) {
-    std::sort(v.begin(), v.end(), [](auto a, auto b) { return a.first != b.first ? a.first < b.first : a.second > b.second; });
+    std::sort(v.begin(), v.end(),
+              [](auto a, auto b) { return a.first != b.first ? a.first < b.first : a.second > b.second; });
     std::vector<double> open;
     for (const auto& [b, e] : v) {
       while (!open.empty() && open.back() <= b) open.pop_back();
-      ASSERT_TRUE(open.empty() || e <= open.back()) << "overlapping slices on pid " << key.first << " tid " << key.second;
+      ASSERT_TRUE(open.empty() || e <= open.back())
+          << "overlapping slices on pid " << key.first << " tid " << key.second;
       open.push_back(e);
     }
   }

@@ -27,7 +27,7 @@ TEST(ChromeTrace, OverlappingCohortsSplitIntoLanesAndNestedSpansShareOne) {
     if (e["ph"] == "M" && e["name"] == "thread_name") tid_of[e["args"]["name"]] = e["tid"];
   }
   ASSERT_TRUE(tid_of.contains("xcd0"));
-  ASSERT_TRUE(tid_of.contains("xcd0 #2"));  // the second cohort cannot nest in the first
+  ASSERT_TRUE(tid_of.contains("xcd0 #2"));          // the second cohort cannot nest in the first
   EXPECT_FALSE(tid_of.contains("comm_stream #2"));  // the wait nests inside its kernel
   // Streams come before XCDs (sort index = tid).
   EXPECT_LT(tid_of["comm_stream"], tid_of["xcd0"]);

@@ -140,7 +140,7 @@ std::vector<std::pair<std::string, std::vector<Located>>> listed_variants(Strict
     for (const auto& kv : items[i]) {
       const std::string key = kv.first.as<std::string>();
       const SourceLocation where = location_of(kv.second, root.file());
-      const std::string q = prefix + "." + key;
+      const std::string q = fmt::format("{}.{}", prefix, key);
       const std::string value = scalar_text(kv.second, where, q);
       if (key == "name") {
         v.first = value;

@@ -71,6 +71,8 @@ struct GemmModel {
   bool persistent = false;         // persistent: grid = #CUs, each workgroup loops over tiles
   double matrix_efficiency = 1.0;  // matrix_efficiency: achieved / peak FLOP rate per CU
   int l2_reuse_depth_k = 256;      // l2_reuse_depth_k: K-extent of a shared panel kept live in L2
+  int tile_swizzle = 1;            // tile_swizzle: tiles are visited in bands of this many rows,
+                                   //   column by column (CUTLASS-style rasterization); 1 = row-major
   double memory_stall_fraction = 0;  // memory_stall_fraction: a tile stretches by 1 + f * u when other
                                      //   kernels use a share u of the memory it misses to
                                    //   so the tiles sharing it hit (sets the L2 working set)

@@ -10,6 +10,7 @@ CacheModel::CacheModel(const hw::NodeSpec& spec)
       l2_bytes_(spec.memory.l2_bytes_per_xcd),
       llc_bytes_(spec.memory.llc_bytes > 0 ? spec.memory.llc_bytes : spec.memory.l2_bytes_per_xcd * spec.compute.xcds),
       reuse_depth_k_(spec.model.gemm.l2_reuse_depth_k),
+      swizzle_(spec.model.gemm.tile_swizzle),
       comm_wg_footprint_(spec.model.collective.l2_footprint_per_workgroup) {}
 
 CacheModel::Sharing CacheModel::sharing(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd) const {
@@ -22,8 +23,14 @@ CacheModel::Sharing CacheModel::sharing(const GemmGeometry& g, std::int64_t firs
   scratch_cols_.clear();
   for (int j = 0; j < tiles_on_xcd; ++j) {
     const std::int64_t t = (first_tile + static_cast<std::int64_t>(j) * xcds_) % total;
-    scratch_rows_.push_back(t / g.tiles_n);
-    scratch_cols_.push_back(t % g.tiles_n);
+    // Rasterization: bands of `swizzle_` rows walked column by column (1 = plain row-major).
+    const std::int64_t band_rows = std::min<std::int64_t>(swizzle_, g.tiles_m);
+    const std::int64_t band_size = band_rows * g.tiles_n;
+    const std::int64_t band = t / band_size;
+    const std::int64_t in_band = t % band_size;
+    const std::int64_t rows_here = std::min<std::int64_t>(band_rows, g.tiles_m - band * band_rows);
+    scratch_rows_.push_back(band * band_rows + in_band % rows_here);
+    scratch_cols_.push_back(in_band / rows_here);
   }
   auto count_unique = [](std::vector<std::int64_t>& v) {
     std::sort(v.begin(), v.end());

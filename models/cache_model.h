@@ -62,6 +62,7 @@ private:
   double l2_bytes_;
   double llc_bytes_;  // last-level capacity: the LLC, or the L2 when there is none
   int reuse_depth_k_;
+  int swizzle_;
   double comm_wg_footprint_;
 };
 

@@ -44,7 +44,8 @@ private:
 bool DmaCollective::sync_on_cu() const { return spec_.model.dma.completion_needs_cu && options_.gpu != nullptr; }
 
 void DmaCollective::launch_sync(const char* name, std::function<void(TimePs)> then) {
-  engine::KernelDesc d{name, 1, 1, 0, "collective"};
+  // The barrier/completion kernel goes through the collective library's launch path.
+  engine::KernelDesc d{name, 1, 1, s_to_ps(spec_.model.collective.launch_latency), "collective"};
   auto model = std::make_shared<SyncWorkgroupModel>(s_to_ps(spec_.model.dma.completion_latency));
   options_.gpu->launch(options_.sync_stream, d, model, std::move(then));
 }

@@ -66,16 +66,16 @@ struct DmaSpec {
 
 // model.gemm: the vendor GEMM library's kernels, as the tile model sees them.
 struct GemmModel {
-  int macro_tile_m = 256;          // macro_tile_m
-  int macro_tile_n = 256;          // macro_tile_n
-  bool persistent = false;         // persistent: grid = #CUs, each workgroup loops over tiles
-  double matrix_efficiency = 1.0;  // matrix_efficiency: achieved / peak FLOP rate per CU
-  int l2_reuse_depth_k = 256;      // l2_reuse_depth_k: K-extent of a shared panel kept live in L2
-  int tile_swizzle = 1;            // tile_swizzle: tiles are visited in bands of this many rows,
-                                   //   column by column (CUTLASS-style rasterization); 1 = row-major
+  int macro_tile_m = 256;            // macro_tile_m
+  int macro_tile_n = 256;            // macro_tile_n
+  bool persistent = false;           // persistent: grid = #CUs, each workgroup loops over tiles
+  double matrix_efficiency = 1.0;    // matrix_efficiency: achieved / peak FLOP rate per CU
+  int l2_reuse_depth_k = 256;        // l2_reuse_depth_k: K-extent of a shared panel kept live in L2
+  int tile_swizzle = 1;              // tile_swizzle: tiles are visited in bands of this many rows,
+                                     //   column by column (CUTLASS-style rasterization); 1 = row-major
   double memory_stall_fraction = 0;  // memory_stall_fraction: a tile stretches by 1 + f * u when other
                                      //   kernels use a share u of the memory it misses to
-                                   //   so the tiles sharing it hit (sets the L2 working set)
+                                     //   so the tiles sharing it hit (sets the L2 working set)
 };
 
 // model.memory: achieved (not peak) bandwidths the fluid solver shares out.
@@ -110,7 +110,7 @@ struct DmaModel {
   double submit_latency = 0;      // submit_latency: host cost to enqueue one transfer (serial)
   double completion_latency = 0;  // completion_latency: signal + host sync after the last copy
   EngineMap engine_map = EngineMap::round_robin;  // engine_map
-  bool completion_needs_cu = false;  // completion_needs_cu: the copies' completion (and a vendor
+  bool completion_needs_cu = false;               // completion_needs_cu: the copies' completion (and a vendor
                                      //   path's start barrier) is a tiny kernel or stream operation
                                      //   that needs a CU, so it waits behind a kernel holding all CUs
   double memory_stall_fraction = 0;  // memory_stall_fraction: share of an engine's copy time exposed to

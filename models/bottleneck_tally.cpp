@@ -15,7 +15,8 @@ std::string resource_group(const std::string& name) {
   return "other";
 }
 
-BottleneckObserver::BottleneckObserver(engine::Simulation& sim, const NodeResources& res, std::string gemm_prefix)
+BottleneckObserver::BottleneckObserver(engine::Simulation& sim, const NodeResources& res,
+                                       std::string gemm_prefix)
     : gemm_prefix_(std::move(gemm_prefix)) {
   (void)sim;
   (void)res;
@@ -27,7 +28,8 @@ void BottleneckObserver::before_step(engine::Simulation& sim, TimePs next) {
   engine::FluidSolver& solver = sim.solver();
   solver.solve(sim.now());
   const size_t nres = solver.resource_count();
-  while (groups_.size() < nres) groups_.push_back(resource_group(solver.resource_name(static_cast<engine::ResourceId>(groups_.size()))));
+  while (groups_.size() < nres)
+    groups_.push_back(resource_group(solver.resource_name(static_cast<engine::ResourceId>(groups_.size()))));
 
   const auto flows = solver.live_flow_ids();
   std::vector<std::array<double, 2>> load(nres, {0.0, 0.0});
@@ -37,7 +39,8 @@ void BottleneckObserver::before_step(engine::Simulation& sim, TimePs next) {
     cls[i] = solver.label(flows[i]).rfind(gemm_prefix_, 0) == 0 ? 0 : 1;
     count[static_cast<size_t>(cls[i])]++;
     const double rate = solver.rate(flows[i]);
-    for (const auto& d : solver.demands(flows[i])) load[static_cast<size_t>(d.resource)][static_cast<size_t>(cls[i])] += rate * d.per_unit;
+    for (const auto& d : solver.demands(flows[i]))
+      load[static_cast<size_t>(d.resource)][static_cast<size_t>(cls[i])] += rate * d.per_unit;
   }
   for (size_t i = 0; i < flows.size(); ++i) {
     const int c = cls[i];

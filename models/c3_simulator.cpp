@@ -95,9 +95,9 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
     gpu.refresh_all();
     if (dma) dma->refresh_queueing();
   });
-  const bool queueing =
-      spec_.model.gemm.memory_stall_fraction > 0 || spec_.model.collective.memory_stall_fraction > 0 ||
-      spec_.model.dma.memory_stall_fraction > 0;
+  const bool queueing = spec_.model.gemm.memory_stall_fraction > 0 ||
+                        spec_.model.collective.memory_stall_fraction > 0 ||
+                        spec_.model.dma.memory_stall_fraction > 0;
   if (s.gemm && s.coll && queueing) sim.add_observer(&memory_load);
 
   engine::KernelId gemm_k = -1;
@@ -133,7 +133,8 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
     gemm_model = std::make_shared<GemmWorkgroupModel>(plan, spec_, res, state);
     const double tiles = static_cast<double>(plan.geometry.tiles());
     sim.at(s.gemm_launch, [&, stream, plan, tiles] {
-      engine::KernelDesc d{fmt::format("{}:{}", kGemmKernelPrefix, plan.gemm.tag.empty() ? plan.gemm.shape_string() : plan.gemm.tag),
+      engine::KernelDesc d{fmt::format("{}:{}", kGemmKernelPrefix,
+                                       plan.gemm.tag.empty() ? plan.gemm.shape_string() : plan.gemm.tag),
                            plan.workgroups, 1, s_to_ps(spec_.model.dispatch.kernel_launch_latency), "gemm"};
       gemm_k = gpu.launch(stream, d, gemm_model, [&, tiles](TimePs now) {
         out.gemm_end = now;
@@ -156,8 +157,8 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
       const engine::StreamId stream = gpu.add_stream(std::move(sc));
       auto model = std::make_shared<CuCollectiveModel>(*coll_plan, spec_, res, state);
       sim.at(s.comm_launch, [&, stream, model] {
-        engine::KernelDesc d{fmt::format("comm:{}", wl::short_name(coll_plan->coll.op)), coll_plan->workgroups, 1,
-                             model->launch_latency(), "collective"};
+        engine::KernelDesc d{fmt::format("comm:{}", wl::short_name(coll_plan->coll.op)),
+                             coll_plan->workgroups, 1, model->launch_latency(), "collective"};
         comm_k = gpu.launch(stream, d, model, [&](TimePs now) { out.comm_end = now; });
       });
     } else {
@@ -199,8 +200,9 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
     // Hit rates with the kernel's full first wave resident (what a profiler reports).
     InterferenceState iso(spec_.compute.xcds);
     const GemmPlan& p = gemm_model->plan();
-    const int per_xcd = static_cast<int>(std::min<std::int64_t>(
-        p.workgroups / spec_.compute.xcds + 1, (s.gemm_cus.value_or(spec_.compute.total_cus())) / spec_.compute.xcds));
+    const int per_xcd = static_cast<int>(
+        std::min<std::int64_t>(p.workgroups / spec_.compute.xcds + 1,
+                               (s.gemm_cus.value_or(spec_.compute.total_cus())) / spec_.compute.xcds));
     std::fill(iso.gemm_tiles.begin(), iso.gemm_tiles.end(), per_xcd);
     GemmWorkgroupModel probe(p, spec_, res, iso);
     const GemmTraffic t = probe.traffic(engine::CohortContext{0, 0, per_xcd, 0, per_xcd, 0});
@@ -214,7 +216,8 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
 }
 
 IsoGemmResult C3Simulator::iso_gemm(const wl::Gemm& gemm, std::optional<int> cus) {
-  const std::string key = fmt::format("{}|{}|{}", gemm.shape_string(), hw::to_string(gemm.dtype), cus.value_or(-1));
+  const std::string key =
+      fmt::format("{}|{}|{}", gemm.shape_string(), hw::to_string(gemm.dtype), cus.value_or(-1));
   if (auto it = gemm_cache_.find(key); it != gemm_cache_.end()) return it->second;
   Setup s;
   s.gemm = gemm;
@@ -234,8 +237,9 @@ IsoGemmResult C3Simulator::iso_gemm(const wl::Gemm& gemm, std::optional<int> cus
 
 IsoCollResult C3Simulator::iso_coll(const wl::Collective& coll, int gpus, std::optional<int> workgroups,
                                     std::optional<int> engines) {
-  const std::string key = fmt::format("{}|{}|{}|{}|{}|{}", wl::to_string(coll.op), coll.bytes, wl::to_string(coll.impl),
-                                      gpus, workgroups.value_or(coll.max_workgroups.value_or(-1)), engines.value_or(-1));
+  const std::string key =
+      fmt::format("{}|{}|{}|{}|{}|{}", wl::to_string(coll.op), coll.bytes, wl::to_string(coll.impl), gpus,
+                  workgroups.value_or(coll.max_workgroups.value_or(-1)), engines.value_or(-1));
   if (auto it = coll_cache_.find(key); it != coll_cache_.end()) return it->second;
   Setup s;
   s.coll = coll;

@@ -30,28 +30,29 @@ struct IsoGemmResult {
   double time_us = 0;
   int cus = 0;
   std::int64_t workgroups = 0;
-  double l2_hit = 0;              // at full residency (first wave)
+  double l2_hit = 0;  // at full residency (first wave)
   double llc_hit = 0;
-  double llc_bytes = 0;           // whole kernel
+  double llc_bytes = 0;  // whole kernel
   double hbm_bytes = 0;
   [[nodiscard]] double llc_bw_gbps() const { return time_us > 0 ? llc_bytes / time_us * 1e-3 : 0; }
 };
 
 struct IsoCollResult {
   double time_us = 0;
-  int workgroups = 0;             // CU implementation
-  int engines = 0;                // DMA implementation
+  int workgroups = 0;  // CU implementation
+  int engines = 0;     // DMA implementation
   double bytes_sent = 0;
   double llc_bytes = 0;
   [[nodiscard]] double llc_bw_gbps() const { return time_us > 0 ? llc_bytes / time_us * 1e-3 : 0; }
 };
 
 struct Attribution {
-  double slowdown_us = 0;         // concurrent time - isolated time
-  double dispatch_delay_us = 0;   // arrival to first workgroup on a CU (or first DMA transfer)
+  double slowdown_us = 0;        // concurrent time - isolated time
+  double dispatch_delay_us = 0;  // arrival to first workgroup on a CU (or first DMA transfer)
   double cus_unavailable_us = 0;
-  double cache_us = 0;            // hit-rate loss from the co-runner
-  std::map<std::string, double> bandwidth_us;  // by resource group: hbm, llc, xcd_fabric, l2, link, dma_engine
+  double cache_us = 0;  // hit-rate loss from the co-runner
+  std::map<std::string, double>
+      bandwidth_us;  // by resource group: hbm, llc, xcd_fabric, l2, link, dma_engine
 };
 
 struct C3Result {
@@ -59,19 +60,21 @@ struct C3Result {
   std::string policy;
   wl::CollectiveImpl impl = wl::CollectiveImpl::cu;
   double total_us = 0;
-  double gemm_us = 0;             // from its launch to its end
+  double gemm_us = 0;  // from its launch to its end
   double coll_us = 0;
-  double iso_gemm_us = 0;         // the serial baseline: GEMM on all CUs, CU collective by default
+  double iso_gemm_us = 0;  // the serial baseline: GEMM on all CUs, CU collective by default
   double iso_coll_us = 0;
   std::optional<Attribution> gemm_attribution;
   std::optional<Attribution> coll_attribution;
-  std::string chosen;             // for *_best sweeps: the policy that won
+  std::string chosen;  // for *_best sweeps: the policy that won
 
   [[nodiscard]] double serial_us() const { return iso_gemm_us + iso_coll_us; }
   [[nodiscard]] double speedup() const { return serial_us() / total_us; }
   [[nodiscard]] double ideal_speedup() const { return serial_us() / std::max(iso_gemm_us, iso_coll_us); }
   // (realized - 1) / (ideal - 1), as the paper reports it, in percent.
-  [[nodiscard]] double percent_of_ideal() const { return 100.0 * (speedup() - 1.0) / (ideal_speedup() - 1.0); }
+  [[nodiscard]] double percent_of_ideal() const {
+    return 100.0 * (speedup() - 1.0) / (ideal_speedup() - 1.0);
+  }
 };
 
 class C3Simulator {
@@ -89,7 +92,7 @@ public:
   // One policy; `trace` records the run when given.
   C3Result run(const wl::Scenario& scenario, const Policy& policy, engine::TraceRecorder* trace = nullptr);
   // A policy by name, including the sweeps "rp_best", "sp_rp_best" and "dma_rp_best".
-  C3Result run_named(const wl::Scenario& scenario, const std::string& policy);
+  C3Result run_named(const wl::Scenario& scenario, const std::string& name);
 
   [[nodiscard]] int gpus_of(const wl::Scenario& scenario) const;
 

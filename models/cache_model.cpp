@@ -8,12 +8,14 @@ namespace c3sim::models {
 CacheModel::CacheModel(const hw::NodeSpec& spec)
     : xcds_(spec.compute.xcds),
       l2_bytes_(spec.memory.l2_bytes_per_xcd),
-      llc_bytes_(spec.memory.llc_bytes > 0 ? spec.memory.llc_bytes : spec.memory.l2_bytes_per_xcd * spec.compute.xcds),
+      llc_bytes_(spec.memory.llc_bytes > 0 ? spec.memory.llc_bytes
+                                           : spec.memory.l2_bytes_per_xcd * spec.compute.xcds),
       reuse_depth_k_(spec.model.gemm.l2_reuse_depth_k),
       swizzle_(spec.model.gemm.tile_swizzle),
       comm_wg_footprint_(spec.model.collective.l2_footprint_per_workgroup) {}
 
-CacheModel::Sharing CacheModel::sharing(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd) const {
+CacheModel::Sharing CacheModel::sharing(const GemmGeometry& g, std::int64_t first_tile,
+                                        int tiles_on_xcd) const {
   const std::int64_t total = g.tiles();
   const std::uint64_t key =
       (static_cast<std::uint64_t>(first_tile % total) << 20) ^ static_cast<std::uint64_t>(tiles_on_xcd);
@@ -41,18 +43,21 @@ CacheModel::Sharing CacheModel::sharing(const GemmGeometry& g, std::int64_t firs
   return s;
 }
 
-double CacheModel::l2_hit(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd, int comm_wgs) const {
+double CacheModel::l2_hit(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd,
+                          int comm_wgs) const {
   if (tiles_on_xcd <= 0) return 0.0;
   const Sharing sh = sharing(g, first_tile, tiles_on_xcd);
   const double unique_fraction =
       (sh.unique_rows * g.tile_m + sh.unique_cols * g.tile_n) / (tiles_on_xcd * (g.tile_m + g.tile_n));
-  const double footprint = (sh.unique_rows * g.tile_m + sh.unique_cols * g.tile_n) * reuse_depth_k_ * g.elt_bytes +
-                           comm_wgs * comm_wg_footprint_;
+  const double footprint =
+      (sh.unique_rows * g.tile_m + sh.unique_cols * g.tile_n) * reuse_depth_k_ * g.elt_bytes +
+      comm_wgs * comm_wg_footprint_;
   const double capacity_factor = footprint > 0 ? std::min(1.0, l2_bytes_ / footprint) : 1.0;
   return std::clamp((1.0 - unique_fraction) * capacity_factor, 0.0, 1.0);
 }
 
-double CacheModel::llc_hit(const GemmGeometry& g, double l2_hit, int concurrent_tiles, double pollution_bytes) const {
+double CacheModel::llc_hit(const GemmGeometry& g, double l2_hit, int concurrent_tiles,
+                           double pollution_bytes) const {
   const double miss_bytes = static_cast<double>(g.tiles()) * g.read_bytes_per_tile() * (1.0 - l2_hit);
   if (miss_bytes <= 0) return 0.0;
   // Compulsory misses (each input read once) can never hit.

@@ -42,7 +42,8 @@ public:
 
   // Panel-sharing and capacity for `tiles_on_xcd` resident tiles starting near tile `first_tile`
   // with `xcds` XCDs interleaved; `comm_wgs` collective workgroups share the L2.
-  [[nodiscard]] double l2_hit(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd, int comm_wgs) const;
+  [[nodiscard]] double l2_hit(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd,
+                              int comm_wgs) const;
   // `concurrent_tiles` over the whole GPU; `pollution_bytes` from concurrent collectives.
   [[nodiscard]] double llc_hit(const GemmGeometry& g, double l2_hit, int concurrent_tiles,
                                double pollution_bytes) const;

@@ -5,8 +5,8 @@
 #include <functional>
 #include <map>
 
-#include <Eigen/Dense>
 #include <fmt/format.h>
+#include <Eigen/Dense>
 
 #include "hardware/hardware_fields.h"
 #include "hardware/hardware_validate.h"
@@ -64,8 +64,8 @@ std::vector<StageDef> stage_defs(const hw::NodeSpec& base) {
                 "collective",
                 {{"model.collective.workgroup_copy_bandwidth", 2 * GB, 200 * GB, true,
                   [](S& s) { return &s.model.collective.workgroup_copy_bw; }, GB, "GB/s"},
-                 {"model.collective.link_bandwidth", 50 * GB, std::max(base.interconnect.link_bw, 60 * GB), true,
-                  [](S& s) { return &s.model.collective.link_bw; }, GB, "GB/s"},
+                 {"model.collective.link_bandwidth", 50 * GB, std::max(base.interconnect.link_bw, 60 * GB),
+                  true, [](S& s) { return &s.model.collective.link_bw; }, GB, "GB/s"},
                  {"model.collective.protocol_efficiency", 0.3, 1.0, false,
                   [](S& s) { return &s.model.collective.protocol_efficiency; }, 1, ""},
                  {"model.collective.launch_latency", 0, 100 * US, false,
@@ -76,8 +76,8 @@ std::vector<StageDef> stage_defs(const hw::NodeSpec& base) {
                 "dma",
                 {{"model.dma.engine_bandwidth", 10 * GB, 1000 * GB, true,
                   [](S& s) { return &s.model.dma.engine_bw; }, GB, "GB/s"},
-                 {"model.dma.submit_latency", 0, 100 * US, false, [](S& s) { return &s.model.dma.submit_latency; },
-                  US, "us"},
+                 {"model.dma.submit_latency", 0, 100 * US, false,
+                  [](S& s) { return &s.model.dma.submit_latency; }, US, "us"},
                  {"model.dma.completion_latency", 0, 100 * US, false,
                   [](S& s) { return &s.model.dma.completion_latency; }, US, "us"}}});
   return st;
@@ -149,8 +149,8 @@ Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOp
         p.coll.impl = wl::parse_collective_impl(r->impl).value();
         p.coll.max_workgroups = r->workgroups;
         p.gpus = r->gpus;
-        add(fmt::format("c|{}|{}|{}|{}|{}", r->op, r->bytes, r->impl, r->gpus, r->workgroups.value_or(-1)), std::move(p),
-            r->time_us);
+        add(fmt::format("c|{}|{}|{}|{}|{}", r->op, r->bytes, r->impl, r->gpus, r->workgroups.value_or(-1)),
+            std::move(p), r->time_us);
       }
     }
   }
@@ -238,7 +238,9 @@ private:
   std::vector<const Point*> points_;
 };
 
-double rms(const Eigen::VectorXd& r) { return r.size() ? std::sqrt(r.squaredNorm() / double(r.size())) : 0.0; }
+double rms(const Eigen::VectorXd& r) {
+  return r.size() ? std::sqrt(r.squaredNorm() / double(r.size())) : 0.0;
+}
 
 std::string display(const ParamDef& p, double v) {
   const std::string num = wl::format_double(std::stod(fmt::format("{:.4g}", v / p.scale)));
@@ -259,9 +261,10 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
       if (p.stage == def.kind) pts.push_back(&p);
     }
     if (pts.empty()) {
-      throw InputError(SourceLocation{files.empty() ? std::string("<measurements>") : files.front().path, 0, 0},
-                       def.kind == StageKind::gemm ? "iso_gemm" : "iso_coll",
-                       fmt::format("calibration stage '{}' has no isolated records to fit", def.name));
+      throw InputError(
+          SourceLocation{files.empty() ? std::string("<measurements>") : files.front().path, 0, 0},
+          def.kind == StageKind::gemm ? "iso_gemm" : "iso_coll",
+          fmt::format("calibration stage '{}' has no isolated records to fit", def.name));
     }
     StageReport rep;
     rep.name = def.name;
@@ -294,14 +297,15 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
 
 std::string calibrated_yaml(const CalibrationResult& result, const std::string& extends,
                             const std::vector<std::string>& measurement_paths) {
-  std::string out = fmt::format("# Calibrated by `c3sim calibrate` from isolated records only (iso_gemm, iso_coll).\n"
-                                "# Base: {}. Measurements:\n",
-                                extends);
+  std::string out = fmt::format(
+      "# Calibrated by `c3sim calibrate` from isolated records only (iso_gemm, iso_coll).\n"
+      "# Base: {}. Measurements:\n",
+      extends);
   for (const auto& p : measurement_paths) out += fmt::format("#   {}\n", p);
   out += "# Fit residuals, RMS of log(predicted / measured) over distinct configurations:\n";
   for (const auto& s : result.stages) {
-    out += fmt::format("#   {:<10} {:>3} points ({} records skipped), {:.4f} -> {:.4f} in {} iterations\n", s.name,
-                       s.points, s.skipped, s.rms_log_before, s.rms_log_after, s.iterations);
+    out += fmt::format("#   {:<10} {:>3} points ({} records skipped), {:.4f} -> {:.4f} in {} iterations\n",
+                       s.name, s.points, s.skipped, s.rms_log_before, s.rms_log_after, s.iterations);
   }
   out += fmt::format("extends: {}\nname: {}\n", extends, result.spec.name);
   std::map<std::string, std::vector<std::pair<std::string, const FittedParam*>>> sections;
@@ -319,7 +323,8 @@ std::string calibrated_yaml(const CalibrationResult& result, const std::string& 
     out += fmt::format("  {}:\n", section);
     for (const auto& [leaf, p] : sections[section]) {
       const std::string line = fmt::format("    {}: {}", leaf, p->after);
-      out += fmt::format("{:<48}# fitted (base {}){}\n", line, p->before, p->at_bound ? ", AT ITS BOUND" : "");
+      out +=
+          fmt::format("{:<48}# fitted (base {}){}\n", line, p->before, p->at_bound ? ", AT ITS BOUND" : "");
     }
   }
   return out;

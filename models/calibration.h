@@ -33,8 +33,8 @@ struct FittedParam {
 
 struct StageReport {
   std::string name;
-  int points = 0;       // distinct configurations fitted
-  int skipped = 0;      // records not used by this stage (see calibration.cpp for why)
+  int points = 0;   // distinct configurations fitted
+  int skipped = 0;  // records not used by this stage (see calibration.cpp for why)
   double rms_log_before = 0;
   double rms_log_after = 0;
   int iterations = 0;

@@ -42,7 +42,7 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
       p.llc_footprint = 2 * bytes;
       break;
     case wl::CollectiveOp::reduce_scatter:
-      p.bytes_sent = bytes * (g - 1);      // ring: (g-1) steps of one output-sized chunk
+      p.bytes_sent = bytes * (g - 1);                 // ring: (g-1) steps of one output-sized chunk
       p.copy_passes = cm.all_gather_copy_passes + 1;  // reduce reads the local contribution too
       p.reduction = true;
       p.algorithm = "ring";
@@ -50,7 +50,7 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
       p.llc_footprint = bytes * g + bytes;
       break;
     case wl::CollectiveOp::all_reduce:
-      p.bytes_sent = 2 * bytes / g * (g - 1);  // ring reduce-scatter then all-gather
+      p.bytes_sent = 2 * bytes / g * (g - 1);           // ring reduce-scatter then all-gather
       p.copy_passes = cm.all_gather_copy_passes + 0.5;  // half the steps reduce
       p.reduction = true;
       p.algorithm = "ring";

@@ -13,13 +13,13 @@ struct CollectivePlan {
   wl::Collective coll;
   int gpus = 0;
   int peers = 0;
-  double bytes_sent = 0;       // per GPU, over its outgoing links
-  double copy_passes = 1;      // CU copies per sent byte (p2p FIFO: send into the peer's FIFO, copy out)
+  double bytes_sent = 0;   // per GPU, over its outgoing links
+  double copy_passes = 1;  // CU copies per sent byte (p2p FIFO: send into the peer's FIFO, copy out)
   bool reduction = false;
-  int steps = 1;               // algorithm steps, each paying the protocol latency
+  int steps = 1;  // algorithm steps, each paying the protocol latency
   const char* algorithm = "direct";
-  int workgroups = 0;          // CU implementation: channels (one workgroup each)
-  double llc_footprint = 0;    // bytes the collective streams through the LLC while it runs
+  int workgroups = 0;        // CU implementation: channels (one workgroup each)
+  double llc_footprint = 0;  // bytes the collective streams through the LLC while it runs
 
   // Per sent byte, on this GPU (incoming peer writes counted by symmetry):
   [[nodiscard]] double cu_fabric_bytes_per_byte() const;  // XCD <-> LLC/HBM, CU implementation

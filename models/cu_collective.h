@@ -30,8 +30,8 @@ private:
   const InterferenceState& state_;
   double stall_fraction_;
   std::unordered_map<std::int64_t, double> applied_load_;  // per cohort: load its bound used
-  double wg_rate_;       // sent bytes per second one workgroup can push
-  TimePs startup_;       // protocol latency of all steps
+  double wg_rate_;                                         // sent bytes per second one workgroup can push
+  TimePs startup_;                                         // protocol latency of all steps
   TimePs launch_latency_;
   double link_efficiency_;
 };

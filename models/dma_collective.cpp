@@ -17,7 +17,8 @@ DmaCollective::DmaCollective(engine::Simulation& sim, const NodeResources& res, 
   }
   const int present = static_cast<int>(res_.dma_engines().size());
   if (present <= 0) throw ModelError("this node has no DMA engines");
-  engines_used_ = options_.engines_used > 0 ? std::min(options_.engines_used, present) : std::min(plan_.peers, present);
+  engines_used_ =
+      options_.engines_used > 0 ? std::min(options_.engines_used, present) : std::min(plan_.peers, present);
 }
 
 namespace {
@@ -41,7 +42,9 @@ private:
 
 }  // namespace
 
-bool DmaCollective::sync_on_cu() const { return spec_.model.dma.completion_needs_cu && options_.gpu != nullptr; }
+bool DmaCollective::sync_on_cu() const {
+  return spec_.model.dma.completion_needs_cu && options_.gpu != nullptr;
+}
 
 void DmaCollective::launch_sync(const char* name, std::function<void(TimePs)> then) {
   // The barrier/completion kernel goes through the collective library's launch path.
@@ -54,9 +57,8 @@ void DmaCollective::start(std::function<void(TimePs)> done) {
   done_ = std::move(done);
   if (options_.batched && sync_on_cu()) {
     // One host submission, then the start barrier kernel; copies follow it.
-    sim_.after(s_to_ps(spec_.model.dma.submit_latency), [this] {
-      launch_sync("dma:barrier", [this](TimePs) { submit_transfers(0); });
-    });
+    sim_.after(s_to_ps(spec_.model.dma.submit_latency),
+               [this] { launch_sync("dma:barrier", [this](TimePs) { submit_transfers(0); }); });
     return;
   }
   submit_transfers(s_to_ps(spec_.model.dma.submit_latency));
@@ -101,8 +103,8 @@ void DmaCollective::submit_transfers(TimePs submit) {
           records_[rec].end = now;
           if (engine::TraceRecorder* tr = sim_.trace()) {
             const auto& r = records_[rec];
-            tr->span("gpu0", fmt::format("sdma{}", r.engine), fmt::format("to gpu{}", r.peer + 1), r.start, r.end,
-                     "dma");
+            tr->span("gpu0", fmt::format("sdma{}", r.engine), fmt::format("to gpu{}", r.peer + 1), r.start,
+                     r.end, "dma");
           }
           transfer_done(now);
         });

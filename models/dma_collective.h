@@ -42,8 +42,8 @@ struct DmaTransferRecord {
 
 class DmaCollective {
 public:
-  DmaCollective(engine::Simulation& sim, const NodeResources& res, const hw::NodeSpec& spec, CollectivePlan plan,
-                InterferenceState& state, DmaOptions options);
+  DmaCollective(engine::Simulation& sim, const NodeResources& res, const hw::NodeSpec& spec,
+                CollectivePlan plan, InterferenceState& state, DmaOptions options);
 
   // Starts host-side submission now; `done` runs when the host has seen completion.
   void start(std::function<void(TimePs)> done);

@@ -11,7 +11,8 @@ GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_avail
   if (gemm.m <= 0 || gemm.n <= 0 || gemm.k <= 0) throw ModelError("plan_gemm: non-positive GEMM size");
   const auto peak = spec.compute.peak_flops.find(gemm.dtype);
   if (peak == spec.compute.peak_flops.end()) {
-    throw ModelError(std::string("hardware '") + spec.name + "' has no peak rate for dtype " + hw::to_string(gemm.dtype));
+    throw ModelError(std::string("hardware '") + spec.name + "' has no peak rate for dtype " +
+                     hw::to_string(gemm.dtype));
   }
   GemmPlan p;
   p.gemm = gemm;
@@ -43,7 +44,10 @@ GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_avail
 
 GemmWorkgroupModel::GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, const NodeResources& res,
                                        const InterferenceState& state)
-    : plan_(std::move(plan)), cache_(spec), res_(res), state_(state),
+    : plan_(std::move(plan)),
+      cache_(spec),
+      res_(res),
+      state_(state),
       stall_fraction_(spec.model.gemm.memory_stall_fraction),
       last_() {}
 

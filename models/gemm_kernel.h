@@ -20,11 +20,11 @@ struct GemmPlan {
   wl::Gemm gemm;
   GemmGeometry geometry;
   bool persistent = false;
-  std::int64_t workgroups = 0;   // tiles, or the persistent grid
+  std::int64_t workgroups = 0;  // tiles, or the persistent grid
   double tiles_per_wg = 1.0;
   double flops_per_tile = 0;
   double write_bytes_per_tile = 0;
-  double cu_flop_rate = 0;       // achieved FLOP/s of one CU on this dtype
+  double cu_flop_rate = 0;  // achieved FLOP/s of one CU on this dtype
 };
 
 // `cus_available`: CUs the kernel may use (sets a persistent kernel's grid, like
@@ -32,8 +32,8 @@ struct GemmPlan {
 GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_available);
 
 struct GemmTraffic {
-  double l2_read = 0;   // bytes per tile, CU <- L2
-  double fabric = 0;    // bytes per tile between the XCD and LLC/HBM
+  double l2_read = 0;  // bytes per tile, CU <- L2
+  double fabric = 0;   // bytes per tile between the XCD and LLC/HBM
   double llc = 0;
   double hbm = 0;
   double memory_load_by_others = 0;  // the queueing input the bound was computed with
@@ -42,7 +42,8 @@ struct GemmTraffic {
 
 class GemmWorkgroupModel final : public engine::WorkgroupModel {
 public:
-  GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, const NodeResources& res, const InterferenceState& state);
+  GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, const NodeResources& res,
+                     const InterferenceState& state);
 
   [[nodiscard]] engine::CohortWork cohort_work(const engine::CohortContext& ctx) override;
   [[nodiscard]] std::optional<engine::CohortWork> refresh(const engine::CohortContext& ctx) override;

@@ -26,7 +26,9 @@ double lookup(const std::map<int, double>& table, int cus) {
 }
 }  // namespace
 
-const char* to_string(GemmClass c) { return c == GemmClass::compute_bound ? "compute-bound" : "memory-bound"; }
+const char* to_string(GemmClass c) {
+  return c == GemmClass::compute_bound ? "compute-bound" : "memory-bound";
+}
 
 Heuristics::Heuristics(C3Simulator& sim) : sim_(sim) {
   const hw::NodeSpec& spec = sim_.spec();
@@ -89,8 +91,10 @@ int Heuristics::partition_cus(const wl::Scenario& s) {
   const GemmClass cls = classify(s.gemm);
   const auto& gemm_table = cls == GemmClass::compute_bound ? tables_.cb_gemm : tables_.mb_gemm;
   const bool latency_bound = s.collective.bytes <= tables_.latency_bytes * 32;
-  const auto& coll_table = (latency_bound ? tables_.coll_latency : tables_.coll_bandwidth).at(
-      s.collective.op == wl::CollectiveOp::all_to_all ? wl::CollectiveOp::all_to_all : wl::CollectiveOp::all_gather);
+  const auto& coll_table =
+      (latency_bound ? tables_.coll_latency : tables_.coll_bandwidth)
+          .at(s.collective.op == wl::CollectiveOp::all_to_all ? wl::CollectiveOp::all_to_all
+                                                              : wl::CollectiveOp::all_gather);
   const double g = roofline_gemm_us(s.gemm);
   const double c = roofline_coll_us(s.collective, sim_.gpus_of(s));
   int best = tables_.cus.front();

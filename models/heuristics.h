@@ -21,10 +21,10 @@ enum class GemmClass { compute_bound, memory_bound };
 const char* to_string(GemmClass c);
 
 struct SlowdownTables {
-  std::vector<int> cus;                       // powers of two tried (CUs taken / given)
-  std::map<int, double> cb_gemm;              // CUs taken from the GEMM -> time / time with all CUs
+  std::vector<int> cus;           // powers of two tried (CUs taken / given)
+  std::map<int, double> cb_gemm;  // CUs taken from the GEMM -> time / time with all CUs
   std::map<int, double> mb_gemm;
-  std::map<wl::CollectiveOp, std::map<int, double>> coll_latency;    // CUs given -> time / default
+  std::map<wl::CollectiveOp, std::map<int, double>> coll_latency;  // CUs given -> time / default
   std::map<wl::CollectiveOp, std::map<int, double>> coll_bandwidth;
   std::int64_t latency_bytes = 0;
   std::int64_t bandwidth_bytes = 0;
@@ -39,8 +39,8 @@ public:
   // "Measured" op-to-byte ratio (FLOPs / simulated isolated HBM bytes) against the machine's.
   [[nodiscard]] GemmClass classify(const wl::Gemm& gemm);
   [[nodiscard]] std::string schedule_order(const wl::Scenario& s) const;  // "sp" or "base"
-  [[nodiscard]] int partition_cus(const wl::Scenario& s);                  // CUs for the collective
-  [[nodiscard]] int dma_partition_cus(const wl::Scenario& s);              // CUs taken from the GEMM (0 = none)
+  [[nodiscard]] int partition_cus(const wl::Scenario& s);                 // CUs for the collective
+  [[nodiscard]] int dma_partition_cus(const wl::Scenario& s);  // CUs taken from the GEMM (0 = none)
   [[nodiscard]] const SlowdownTables& tables() const { return tables_; }
   // Roofline times at 70% efficiency (paper V-C), microseconds.
   [[nodiscard]] double roofline_gemm_us(const wl::Gemm& g) const;

@@ -7,9 +7,9 @@
 namespace c3sim::models {
 
 struct InterferenceState {
-  std::vector<int> gemm_tiles;    // per XCD: GEMM workgroups (tiles) resident
-  std::vector<int> comm_wgs;      // per XCD: collective workgroups resident
-  double llc_pollution_bytes = 0; // LLC footprint of running collectives' streams
+  std::vector<int> gemm_tiles;     // per XCD: GEMM workgroups (tiles) resident
+  std::vector<int> comm_wgs;       // per XCD: collective workgroups resident
+  double llc_pollution_bytes = 0;  // LLC footprint of running collectives' streams
   // Utilization of the GEMM's last memory level (LLC, or HBM without one) by other kernels'
   // traffic: memory requests queue behind it, so exposed memory latency grows as 1 / (1 - u).
   double memory_load_by_others = 0;

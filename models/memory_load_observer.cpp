@@ -8,8 +8,8 @@ namespace {
 constexpr double kRefreshThreshold = 0.01;  // utilization change that is worth a re-solve
 }  // namespace
 
-MemoryLoadObserver::MemoryLoadObserver(const NodeResources& res, InterferenceState& state, std::string gemm_prefix,
-                                       std::function<void()> refresh)
+MemoryLoadObserver::MemoryLoadObserver(const NodeResources& res, InterferenceState& state,
+                                       std::string gemm_prefix, std::function<void()> refresh)
     : resource_(res.memory(KernelClass::gemm).llc >= 0 ? res.memory(KernelClass::gemm).llc
                                                        : res.memory(KernelClass::gemm).hbm),
       state_(state),

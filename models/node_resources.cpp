@@ -25,7 +25,8 @@ MemoryResources NodeResources::build_memory(engine::Simulation& sim, const hw::N
   MemoryResources m;
   for (int x = 0; x < spec.compute.xcds; ++x) {
     m.l2.push_back(sim.add_resource(fmt::format("l2_xcd{}{}", x, suffix), spec.model.memory.l2_bw_per_xcd));
-    m.fabric.push_back(sim.add_resource(fmt::format("fabric_xcd{}{}", x, suffix), spec.model.memory.xcd_fabric_bw));
+    m.fabric.push_back(
+        sim.add_resource(fmt::format("fabric_xcd{}{}", x, suffix), spec.model.memory.xcd_fabric_bw));
   }
   if (spec.memory.llc_bytes > 0) m.llc = sim.add_resource("llc" + suffix, spec.model.memory.llc_bw);
   m.hbm = sim.add_resource("hbm" + suffix, spec.model.memory.hbm_bw);

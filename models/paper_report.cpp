@@ -123,15 +123,19 @@ void c3_figures(C3Simulator& sim, Heuristics& heur, PaperReport& rep) {
     const std::string dma_chosen = here["dma_rp_best"].chosen;
     h.dma_rp_best = dma_chosen == "dma" ? 0 : std::stoi(dma_chosen.substr(dma_chosen.find(':') + 1));
     const C3Result dma_pick =
-        h.dma_rp_choice == 0 ? here["dma"] : sim.run(s, *make_policy(fmt::format("dma_rp:{}", h.dma_rp_choice), sim.spec()));
+        h.dma_rp_choice == 0
+            ? here["dma"]
+            : sim.run(s, *make_policy(fmt::format("dma_rp:{}", h.dma_rp_choice), sim.spec()));
     h.dma_rp_loss_pct = 100.0 * (dma_pick.total_us / here["dma_rp_best"].total_us - 1.0);
     rep.rp_heuristic_correct += (h.rp_choice == h.rp_best || h.rp_loss_pct <= 1e-9) ? 1 : 0;
     rep.rp_heuristic_max_loss_pct = std::max(rep.rp_heuristic_max_loss_pct, h.rp_loss_pct);
     rep.heuristics.push_back(h);
   }
   for (auto& [p, s] : rep.summary) finish(s);
-  for (auto& [p, m] : rep.by_collective) for (auto& [k, s] : m) finish(s);
-  for (auto& [p, m] : rep.by_taxonomy) for (auto& [k, s] : m) finish(s);
+  for (auto& [p, m] : rep.by_collective)
+    for (auto& [k, s] : m) finish(s);
+  for (auto& [p, m] : rep.by_taxonomy)
+    for (auto& [k, s] : m) finish(s);
 }
 
 void figure9(C3Simulator& sim, PaperReport& rep) {
@@ -188,51 +192,77 @@ nlohmann::json to_json(const PaperReport& rep) {
   for (const auto& r : rep.fig5_coll) {
     json s = json::object();
     for (const auto& [c, v] : r.slowdown) s[std::to_string(c)] = v;
-    f5c.push_back({{"op", wl::to_string(r.op)}, {"bytes", r.bytes}, {"default_cus", r.default_cus},
+    f5c.push_back({{"op", wl::to_string(r.op)},
+                   {"bytes", r.bytes},
+                   {"default_cus", r.default_cus},
                    {"slowdown_by_cus_assigned", s}});
   }
   j["figure5"] = {{"gemm", f5}, {"collective", f5c}};
   json f6 = json::array();
-  for (const auto& r : rep.fig6) f6.push_back({{"kernel", r.kernel}, {"llc_bw_gbps", r.llc_bw_gbps}, {"relative", r.relative}});
+  for (const auto& r : rep.fig6)
+    f6.push_back({{"kernel", r.kernel}, {"llc_bw_gbps", r.llc_bw_gbps}, {"relative", r.relative}});
   j["figure6"] = f6;
   json f7 = json::array();
   for (const auto& r : rep.fig7) {
-    f7.push_back({{"scenario", r.scenario}, {"gemm_us", r.gemm_us}, {"coll_us", r.coll_us}, {"ideal_speedup", r.ideal},
-                  {"taxonomy", r.taxonomy}, {"paper_taxonomy", r.paper_taxonomy}});
+    f7.push_back({{"scenario", r.scenario},
+                  {"gemm_us", r.gemm_us},
+                  {"coll_us", r.coll_us},
+                  {"ideal_speedup", r.ideal},
+                  {"taxonomy", r.taxonomy},
+                  {"paper_taxonomy", r.paper_taxonomy}});
   }
-  j["figure7"] = {{"rows", f7}, {"mean_ideal_speedup", rep.mean_ideal}, {"taxonomy_matches", rep.taxonomy_matches}};
+  j["figure7"] = {
+      {"rows", f7}, {"mean_ideal_speedup", rep.mean_ideal}, {"taxonomy_matches", rep.taxonomy_matches}};
   json summary = json::object();
   for (const auto& [p, s] : rep.summary) summary[p] = summary_json(s);
   json by_coll = json::object();
-  for (const auto& [p, m] : rep.by_collective) for (const auto& [k, s] : m) by_coll[p][k] = summary_json(s);
+  for (const auto& [p, m] : rep.by_collective)
+    for (const auto& [k, s] : m) by_coll[p][k] = summary_json(s);
   json by_tax = json::object();
-  for (const auto& [p, m] : rep.by_taxonomy) for (const auto& [k, s] : m) by_tax[p][k] = summary_json(s);
+  for (const auto& [p, m] : rep.by_taxonomy)
+    for (const auto& [k, s] : m) by_tax[p][k] = summary_json(s);
   j["summary"] = summary;
   j["summary_by_collective"] = by_coll;
   j["summary_by_taxonomy"] = by_tax;
   json rows = json::array();
   for (const auto& r : rep.runs) {
-    json row = {{"scenario", r.scenario}, {"policy", r.policy}, {"time_us", r.total_us}, {"gemm_time_us", r.gemm_us},
-                {"coll_time_us", r.coll_us}, {"iso_gemm_us", r.iso_gemm_us}, {"iso_coll_us", r.iso_coll_us},
-                {"speedup", r.speedup()}, {"ideal_speedup", r.ideal_speedup()}, {"percent_of_ideal", r.percent_of_ideal()}};
+    json row = {{"scenario", r.scenario},
+                {"policy", r.policy},
+                {"time_us", r.total_us},
+                {"gemm_time_us", r.gemm_us},
+                {"coll_time_us", r.coll_us},
+                {"iso_gemm_us", r.iso_gemm_us},
+                {"iso_coll_us", r.iso_coll_us},
+                {"speedup", r.speedup()},
+                {"ideal_speedup", r.ideal_speedup()},
+                {"percent_of_ideal", r.percent_of_ideal()}};
     if (!r.chosen.empty()) row["chosen"] = r.chosen;
     rows.push_back(row);
   }
   j["scenarios"] = rows;
   json f9 = json::array();
   for (const auto& r : rep.fig9) {
-    f9.push_back({{"op", wl::to_string(r.op)}, {"bytes", r.bytes}, {"cu_us", r.cu_us}, {"dma_us", r.dma_us},
+    f9.push_back({{"op", wl::to_string(r.op)},
+                  {"bytes", r.bytes},
+                  {"cu_us", r.cu_us},
+                  {"dma_us", r.dma_us},
                   {"dma_over_cu", r.dma_us / r.cu_us}});
   }
   j["figure9"] = f9;
   json heur = json::array();
   for (const auto& h : rep.heuristics) {
-    heur.push_back({{"scenario", h.scenario}, {"sp_choice", h.sp_choice}, {"sp_best", h.sp_best},
-                    {"rp_choice_cus", h.rp_choice}, {"rp_best_cus", h.rp_best}, {"rp_loss_pct", h.rp_loss_pct},
-                    {"dma_rp_choice_cus", h.dma_rp_choice}, {"dma_rp_best_cus", h.dma_rp_best},
+    heur.push_back({{"scenario", h.scenario},
+                    {"sp_choice", h.sp_choice},
+                    {"sp_best", h.sp_best},
+                    {"rp_choice_cus", h.rp_choice},
+                    {"rp_best_cus", h.rp_best},
+                    {"rp_loss_pct", h.rp_loss_pct},
+                    {"dma_rp_choice_cus", h.dma_rp_choice},
+                    {"dma_rp_best_cus", h.dma_rp_best},
                     {"dma_rp_loss_pct", h.dma_rp_loss_pct}});
   }
-  j["heuristics"] = {{"rows", heur}, {"rp_correct", rep.rp_heuristic_correct},
+  j["heuristics"] = {{"rows", heur},
+                     {"rp_correct", rep.rp_heuristic_correct},
                      {"rp_max_loss_pct", rep.rp_heuristic_max_loss_pct}};
   return j;
 }

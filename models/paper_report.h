@@ -15,24 +15,24 @@ namespace c3sim::models {
 
 struct Fig5Gemm {
   std::string tag;
-  std::string cls;                          // compute-bound / memory-bound (measured op-to-byte)
-  std::map<int, double> slowdown;           // CUs removed -> time / time with all CUs
+  std::string cls;                 // compute-bound / memory-bound (measured op-to-byte)
+  std::map<int, double> slowdown;  // CUs removed -> time / time with all CUs
 };
 struct Fig5Coll {
   wl::CollectiveOp op;
   std::int64_t bytes = 0;
   int default_cus = 0;
-  std::map<int, double> slowdown;           // CUs assigned -> time / time with the default
+  std::map<int, double> slowdown;  // CUs assigned -> time / time with the default
 };
 struct Fig6Row {
   std::string kernel;
   double llc_bw_gbps = 0;
-  double relative = 0;                      // to the largest
+  double relative = 0;  // to the largest
 };
 struct Fig7Row {
   std::string scenario;
   double gemm_us = 0, coll_us = 0, ideal = 0;
-  std::string taxonomy;                     // from the model's isolated times
+  std::string taxonomy;  // from the model's isolated times
   std::string paper_taxonomy;
 };
 struct Fig9Row {
@@ -42,12 +42,12 @@ struct Fig9Row {
 };
 struct HeuristicRow {
   std::string scenario;
-  std::string sp_choice;                    // heuristic: "sp" or "base"
-  std::string sp_best;                      // simulated better of base/sp
-  int rp_choice = 0;                        // heuristic CUs for the collective
-  int rp_best = 0;                          // sweep's best
-  double rp_loss_pct = 0;                   // heuristic split vs the sweep's best
-  int dma_rp_choice = 0;                    // ConCCL rule: CUs taken from the GEMM
+  std::string sp_choice;   // heuristic: "sp" or "base"
+  std::string sp_best;     // simulated better of base/sp
+  int rp_choice = 0;       // heuristic CUs for the collective
+  int rp_best = 0;         // sweep's best
+  double rp_loss_pct = 0;  // heuristic split vs the sweep's best
+  int dma_rp_choice = 0;   // ConCCL rule: CUs taken from the GEMM
   int dma_rp_best = 0;
   double dma_rp_loss_pct = 0;
 };
@@ -70,8 +70,8 @@ struct PaperReport {
   std::vector<Fig7Row> fig7;
   double mean_ideal = 0;
   int taxonomy_matches = 0;
-  std::vector<std::string> policies;        // in report order, incl. c3_best
-  std::vector<C3Result> runs;               // every scenario x policy (c3_best is synthesized)
+  std::vector<std::string> policies;  // in report order, incl. c3_best
+  std::vector<C3Result> runs;         // every scenario x policy (c3_best is synthesized)
   std::map<std::string, PolicySummary> summary;
   std::map<std::string, std::map<std::string, PolicySummary>> by_collective;  // policy -> "all_gather" -> ...
   std::map<std::string, std::map<std::string, PolicySummary>> by_taxonomy;    // policy -> "G-long" -> ...
@@ -79,12 +79,12 @@ struct PaperReport {
   std::vector<HeuristicRow> heuristics;
   int rp_heuristic_correct = 0;
   double rp_heuristic_max_loss_pct = 0;
-  double seconds = 0;                       // wall time to compute (CLI's own timing output)
+  double seconds = 0;  // wall time to compute (CLI's own timing output)
 };
 
 struct PaperOptions {
-  bool figures_isolated = true;   // Figures 5-7
-  bool figures_c3 = true;         // Figures 8, 10 and heuristics
+  bool figures_isolated = true;  // Figures 5-7
+  bool figures_c3 = true;        // Figures 8, 10 and heuristics
   bool figure9 = true;
 };
 

@@ -18,7 +18,8 @@ private:
   LaunchPlan plan_;
 };
 
-int parse_cus(const std::string& text, const std::string& full, const hw::NodeSpec& spec, const SourceLocation& where) {
+int parse_cus(const std::string& text, const std::string& full, const hw::NodeSpec& spec,
+              const SourceLocation& where) {
   size_t pos = 0;
   int cus = 0;
   try {
@@ -35,24 +36,29 @@ int parse_cus(const std::string& text, const std::string& full, const hw::NodeSp
 
 }  // namespace
 
-void validate_cu_count(int cus, const hw::NodeSpec& spec, const SourceLocation& where, const std::string& what) {
+void validate_cu_count(int cus, const hw::NodeSpec& spec, const SourceLocation& where,
+                       const std::string& what) {
   const int total = spec.compute.total_cus();
   const int gran = spec.compute.cu_mask_granularity;
-  if (cus <= 0) throw InputError(where, "policies", fmt::format("{}: CU count must be positive, got {}", what, cus));
+  if (cus <= 0)
+    throw InputError(where, "policies", fmt::format("{}: CU count must be positive, got {}", what, cus));
   if (cus % gran != 0) {
-    throw InputError(where, "policies",
-                     fmt::format("{}: impossible CU mask: {} CUs is not a multiple of {} (the smallest allocation "
-                                 "on {})",
-                                 what, cus, gran, spec.name));
+    throw InputError(
+        where, "policies",
+        fmt::format("{}: impossible CU mask: {} CUs is not a multiple of {} (the smallest allocation "
+                    "on {})",
+                    what, cus, gran, spec.name));
   }
   if (cus >= total) {
-    throw InputError(where, "policies",
-                     fmt::format("{}: impossible CU mask: {} CUs leaves none of the {} CUs of {} for the other kernel",
-                                 what, cus, total, spec.name));
+    throw InputError(
+        where, "policies",
+        fmt::format("{}: impossible CU mask: {} CUs leaves none of the {} CUs of {} for the other kernel",
+                    what, cus, total, spec.name));
   }
 }
 
-std::unique_ptr<Policy> make_policy(const std::string& name, const hw::NodeSpec& spec, const SourceLocation& where) {
+std::unique_ptr<Policy> make_policy(const std::string& name, const hw::NodeSpec& spec,
+                                    const SourceLocation& where) {
   const int high = spec.compute.stream_priority_levels > 1 ? 1 : 0;
   LaunchPlan p;
   const auto colon = name.find(':');
@@ -73,7 +79,8 @@ std::unique_ptr<Policy> make_policy(const std::string& name, const hw::NodeSpec&
     p.comm_first = true;
   } else if (head == "prio") {
     need_arg(false);
-    if (high == 0) throw InputError(where, "policies", fmt::format("'{}' has one stream priority level", spec.name));
+    if (high == 0)
+      throw InputError(where, "policies", fmt::format("'{}' has one stream priority level", spec.name));
     p.comm_priority = high;
   } else if (head == "rp" || head == "sp_rp") {
     need_arg(true);
@@ -95,10 +102,11 @@ std::unique_ptr<Policy> make_policy(const std::string& name, const hw::NodeSpec&
     p.comm_impl = wl::CollectiveImpl::vendor_zero_cta;
     p.comm_first = head == "vendor_zero_cta_sp";
   } else {
-    throw InputError(where, "policies",
-                     fmt::format("unknown policy '{}' (known: base, sp, prio, rp:<cus>, sp_rp:<cus>, dma, dma_sp, "
-                                 "dma_rp:<cus>, vendor_zero_cta, vendor_zero_cta_sp, or 'all')",
-                                 name));
+    throw InputError(
+        where, "policies",
+        fmt::format("unknown policy '{}' (known: base, sp, prio, rp:<cus>, sp_rp:<cus>, dma, dma_sp, "
+                    "dma_rp:<cus>, vendor_zero_cta, vendor_zero_cta_sp, or 'all')",
+                    name));
   }
   return std::make_unique<BuiltinPolicy>(name, p);
 }

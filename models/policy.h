@@ -23,11 +23,11 @@ struct PolicyContext {
 };
 
 struct LaunchPlan {
-  bool comm_first = false;            // launch order (the other kernel follows after the launch gap)
-  int gemm_priority = 0;              // stream priority, larger = more urgent
+  bool comm_first = false;  // launch order (the other kernel follows after the launch gap)
+  int gemm_priority = 0;    // stream priority, larger = more urgent
   int comm_priority = 0;
-  std::optional<int> gemm_cus;        // CU mask size for the GEMM's stream (nullopt = all)
-  std::optional<int> comm_cus;        // CU mask size for the collective's stream
+  std::optional<int> gemm_cus;  // CU mask size for the GEMM's stream (nullopt = all)
+  std::optional<int> comm_cus;  // CU mask size for the collective's stream
   wl::CollectiveImpl comm_impl = wl::CollectiveImpl::cu;
 };
 
@@ -57,6 +57,7 @@ std::vector<int> rp_sweep_cus(const hw::NodeSpec& spec);
 std::vector<std::string> standard_policy_names();
 
 // Checks that a CU count is a valid mask size on this hardware; throws InputError otherwise.
-void validate_cu_count(int cus, const hw::NodeSpec& spec, const SourceLocation& where, const std::string& what);
+void validate_cu_count(int cus, const hw::NodeSpec& spec, const SourceLocation& where,
+                       const std::string& what);
 
 }  // namespace c3sim::models

@@ -1,7 +1,7 @@
 #include "models/simulated_runner.h"
 
-#include "models/policy.h"
 #include "models/collective_plan.h"
+#include "models/policy.h"
 
 namespace c3sim::models {
 
@@ -79,8 +79,11 @@ std::vector<wl::Record> SimulatedRunner::run(const wl::RunRequest& req) {
     r.dtype = hw::to_string(s.gemm.dtype);
     r.cus = g.cus;
     r.time_us = g.time_us;
-    r.extra = {{"workgroups", g.workgroups}, {"l2_hit", g.l2_hit}, {"llc_hit", g.llc_hit},
-               {"llc_bytes", g.llc_bytes}, {"hbm_bytes", g.hbm_bytes}};
+    r.extra = {{"workgroups", g.workgroups},
+               {"l2_hit", g.l2_hit},
+               {"llc_hit", g.llc_hit},
+               {"llc_bytes", g.llc_bytes},
+               {"hbm_bytes", g.hbm_bytes}};
     return r;
   };
   auto coll_record = [&](wl::CollectiveImpl impl, std::optional<int> wgs) {
@@ -92,8 +95,10 @@ std::vector<wl::Record> SimulatedRunner::run(const wl::RunRequest& req) {
     r.bytes = c.bytes;
     r.impl = wl::to_string(impl);
     r.gpus = gpus;
-    if (impl == wl::CollectiveImpl::cu) r.workgroups = res.workgroups;
-    else r.engines = res.engines;
+    if (impl == wl::CollectiveImpl::cu)
+      r.workgroups = res.workgroups;
+    else
+      r.engines = res.engines;
     r.time_us = res.time_us;
     r.extra = {{"bytes_sent", res.bytes_sent}, {"llc_bytes", res.llc_bytes}};
     return r;

@@ -160,8 +160,8 @@ std::string render_summary(const ValidationReport& r) {
       "records: {}  scenarios: {}\nmean |error| of C3 time: {:.2f}%  (signed {:+.2f}%)\n"
       "mean |speedup error|: {:.3f}  mean |percent-of-ideal error|: {:.1f} points\n"
       "predicted best policy = measured best: {:.1f}% of scenarios\n\nper policy, mean |error|:\n",
-      r.rows.size(), r.scenarios.size(), r.mean_abs_pct_error, r.mean_signed_pct_error, r.mean_abs_speedup_error,
-      r.mean_abs_pct_of_ideal_error, 100.0 * r.best_policy_accuracy);
+      r.rows.size(), r.scenarios.size(), r.mean_abs_pct_error, r.mean_signed_pct_error,
+      r.mean_abs_speedup_error, r.mean_abs_pct_of_ideal_error, 100.0 * r.best_policy_accuracy);
   for (const auto& [p, e] : r.mean_abs_pct_error_by_policy) out += fmt::format("  {:<20} {:6.2f}%\n", p, e);
   out += fmt::format("\n{:<16} {:<20} {:>12} {:>12} {:>8} {:>8} {:>8} {:>7} {:>7}\n", "scenario", "policy",
                      "measured us", "predicted us", "error %", "meas sp", "pred sp", "meas %i", "pred %i");

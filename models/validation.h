@@ -18,7 +18,7 @@ struct ValidationRow {
   std::string policy;
   double measured_us = 0;
   double predicted_us = 0;
-  double pct_error = 0;      // 100 * (predicted - measured) / measured
+  double pct_error = 0;          // 100 * (predicted - measured) / measured
   double measured_speedup = 0;   // measured serial (its baselines) / measured time
   double predicted_speedup = 0;  // predicted serial / predicted time
   double measured_pct_of_ideal = 0;
@@ -33,7 +33,7 @@ struct ScenarioVerdict {
 };
 
 struct ValidationReport {
-  std::vector<ValidationRow> rows;  // in file order
+  std::vector<ValidationRow> rows;         // in file order
   std::vector<ScenarioVerdict> scenarios;  // sorted by name
   std::map<std::string, double> mean_abs_pct_error_by_policy;
   double mean_abs_pct_error = 0;

@@ -22,7 +22,8 @@ std::vector<std::string> split_ws(const std::string& line) {
 std::optional<std::string> op_from_program(std::string name) {
   if (auto p = name.rfind("_perf"); p != std::string::npos) name = name.substr(0, p);
   if (name == "alltoall") name = "all_to_all";
-  if (name == "reduce_scatter" || name == "all_gather" || name == "all_reduce" || name == "all_to_all") return name;
+  if (name == "reduce_scatter" || name == "all_gather" || name == "all_reduce" || name == "all_to_all")
+    return name;
   return std::nullopt;
 }
 
@@ -71,11 +72,14 @@ std::vector<Record> import_nccl_tests(const std::string& text, const std::string
     char* end = nullptr;
     const long long bytes = std::strtoll(w[sc].c_str(), &end, 10);
     if (*end != '\0' || bytes <= 0) {
-      if (line.find("Avg bus bandwidth") != std::string::npos || line.find("Out of bounds") != std::string::npos) continue;
+      if (line.find("Avg bus bandwidth") != std::string::npos ||
+          line.find("Out of bounds") != std::string::npos)
+        continue;
       throw InputError(where, "size", fmt::format("'{}' is not a byte count", w[sc]));
     }
     const double t = std::strtod(w[tc].c_str(), &end);
-    if (*end != '\0' || !(t > 0)) throw InputError(where, "time", fmt::format("'{}' is not a time in us", w[tc]));
+    if (*end != '\0' || !(t > 0))
+      throw InputError(where, "time", fmt::format("'{}' is not a time in us", w[tc]));
     if (!op) throw InputError(where, "op", "no 'Collective test starting' line: give the collective (--op)");
     if (!gpus || *gpus < 2) throw InputError(where, "gpus", "no 'nGpus' header: give the GPU count (--gpus)");
     if (!parse_collective_op(*op)) throw InputError(where, "op", fmt::format("unknown collective '{}'", *op));
@@ -88,7 +92,8 @@ std::vector<Record> import_nccl_tests(const std::string& text, const std::string
     r.extra = {{"source", "nccl-tests"}};
     out.emplace_back(std::move(r));
   }
-  if (out.empty()) throw InputError(SourceLocation{label, line_no, 0}, "size", "no nccl-tests result table found");
+  if (out.empty())
+    throw InputError(SourceLocation{label, line_no, 0}, "size", "no nccl-tests result table found");
   return out;
 }
 

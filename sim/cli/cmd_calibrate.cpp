@@ -25,7 +25,8 @@ struct CalibrateArgs {
 std::string extends_of(const std::string& hardware, const std::string& output) {
   if (hw::find_preset(hardware) != nullptr) return hardware;
   namespace fs = std::filesystem;
-  const fs::path out_dir = output.empty() || output == "-" ? fs::current_path() : fs::absolute(output).parent_path();
+  const fs::path out_dir =
+      output.empty() || output == "-" ? fs::current_path() : fs::absolute(output).parent_path();
   return fs::relative(fs::absolute(hardware), out_dir).generic_string();
 }
 
@@ -33,11 +34,14 @@ std::string extends_of(const std::string& hardware, const std::string& output) {
 
 void add_calibrate_command(CLI::App& app) {
   auto a = std::make_shared<CalibrateArgs>();
-  auto* cmd = app.add_subcommand("calibrate", "Fit a hardware file's model: parameters to isolated measurements");
-  cmd->add_option("measurements", a->measurements, "Measurement JSON Lines files (c3bench output)")->required();
+  auto* cmd =
+      app.add_subcommand("calibrate", "Fit a hardware file's model: parameters to isolated measurements");
+  cmd->add_option("measurements", a->measurements, "Measurement JSON Lines files (c3bench output)")
+      ->required();
   cmd->add_option("--hardware", a->hardware, "Base hardware preset name or YAML file")->capture_default_str();
   cmd->add_option("-o,--output", a->output, "Write the calibrated hardware YAML to FILE instead of stdout");
-  cmd->add_option("--exclude-gemm", a->exclude_gemm, "Ignore iso_gemm records of these GEMM tags (leave-one-out)")
+  cmd->add_option("--exclude-gemm", a->exclude_gemm,
+                  "Ignore iso_gemm records of these GEMM tags (leave-one-out)")
       ->delimiter(',');
   cmd->callback([a] {
     const hw::NodeSpec base = hw::load_hardware(a->hardware);

@@ -23,7 +23,8 @@ struct ImportArgs {
 
 void add_import_command(CLI::App& app) {
   auto a = std::make_shared<ImportArgs>();
-  auto* cmd = app.add_subcommand("import", "Convert nccl-tests / rccl-tests output into iso_coll measurement records");
+  auto* cmd = app.add_subcommand("import",
+                                 "Convert nccl-tests / rccl-tests output into iso_coll measurement records");
   cmd->add_option("logs", a->logs, "nccl-tests output files")->required();
   cmd->add_option("--op", a->op, "Collective, when the log does not name it (all_gather, all_to_all, ...)");
   cmd->add_option("--gpus", a->gpus, "GPU count, when the log does not give nGpus");

@@ -42,18 +42,19 @@ std::string render_tables(const models::PaperReport& r) {
   }
   if (!r.fig6.empty()) {
     TextTable t({"kernel", "LLC GB/s", "relative"});
-    for (const auto& k : r.fig6) t.add({k.kernel, fmt::format("{:.0f}", k.llc_bw_gbps), fmt::format("{:.2f}", k.relative)});
+    for (const auto& k : r.fig6)
+      t.add({k.kernel, fmt::format("{:.0f}", k.llc_bw_gbps), fmt::format("{:.2f}", k.relative)});
     out += "Figure 6: Infinity Cache (LLC) bandwidth per kernel, isolated\n" + t.render() + "\n";
   }
   if (!r.fig7.empty()) {
     TextTable t({"scenario", "GEMM us", "coll us", "ideal", "taxonomy", "paper"});
     for (const auto& s : r.fig7) {
-      t.add({s.scenario, fmt::format("{:.0f}", s.gemm_us), fmt::format("{:.0f}", s.coll_us), fmt::format("{:.2f}x", s.ideal),
-             s.taxonomy, s.paper_taxonomy});
+      t.add({s.scenario, fmt::format("{:.0f}", s.gemm_us), fmt::format("{:.0f}", s.coll_us),
+             fmt::format("{:.2f}x", s.ideal), s.taxonomy, s.paper_taxonomy});
     }
     out += "Figure 7: ideal C3 speedup (serial / max of isolated times) and taxonomy\n" + t.render();
-    out += fmt::format("mean ideal speedup {:.2f}x; taxonomy matches Table II in {} of {} scenarios\n\n", r.mean_ideal,
-                       r.taxonomy_matches, r.fig7.size());
+    out += fmt::format("mean ideal speedup {:.2f}x; taxonomy matches Table II in {} of {} scenarios\n\n",
+                       r.mean_ideal, r.taxonomy_matches, r.fig7.size());
   }
   if (!r.summary.empty()) {
     TextTable t({"policy", "speedup", "% of ideal", "per-scen. %", "AG %", "A2A %", "G-long %", "C-long %",
@@ -62,21 +63,25 @@ std::string render_tables(const models::PaperReport& r) {
       const auto& s = r.summary.at(p);
       auto col = [&](const auto& m, const std::string& k) {
         auto it = m.at(p).find(k);
-        return it == m.at(p).end() ? std::string("-") : fmt::format("{:.0f}", it->second.mean_percent_of_ideal);
+        return it == m.at(p).end() ? std::string("-")
+                                   : fmt::format("{:.0f}", it->second.mean_percent_of_ideal);
       };
       t.add({p, fmt::format("{:.3f}x", s.mean_speedup), fmt::format("{:.1f}", s.mean_percent_of_ideal),
-             fmt::format("{:.1f}", s.mean_percent_of_ideal_per_scenario), col(r.by_collective, "all_gather"), col(r.by_collective, "all_to_all"), col(r.by_taxonomy, "G-long"),
-             col(r.by_taxonomy, "C-long"), col(r.by_taxonomy, "GC-equal")});
+             fmt::format("{:.1f}", s.mean_percent_of_ideal_per_scenario), col(r.by_collective, "all_gather"),
+             col(r.by_collective, "all_to_all"), col(r.by_taxonomy, "G-long"), col(r.by_taxonomy, "C-long"),
+             col(r.by_taxonomy, "GC-equal")});
     }
-    out += "Figures 8 and 10: C3 speedup over serial, mean over the 30 Table II scenarios; % of ideal as the\n"
-           "paper computes it, (mean speedup - 1) / (mean ideal - 1), and as the mean of per-scenario values\n" +
-           t.render() + "\n";
+    out +=
+        "Figures 8 and 10: C3 speedup over serial, mean over the 30 Table II scenarios; % of ideal as the\n"
+        "paper computes it, (mean speedup - 1) / (mean ideal - 1), and as the mean of per-scenario values\n" +
+        t.render() + "\n";
     std::vector<std::string> head{"scenario"};
     for (const auto& p : r.policies) head.push_back(p);
     TextTable per(head);
     for (size_t i = 0; i < r.runs.size(); i += r.policies.size()) {
       std::vector<std::string> row{r.runs[i].scenario};
-      for (size_t j = 0; j < r.policies.size(); ++j) row.push_back(fmt::format("{:.0f}%", r.runs[i + j].percent_of_ideal()));
+      for (size_t j = 0; j < r.policies.size(); ++j)
+        row.push_back(fmt::format("{:.0f}%", r.runs[i + j].percent_of_ideal()));
       per.add(row);
     }
     out += "Percent of ideal speedup per scenario\n" + per.render() + "\n";
@@ -88,17 +93,18 @@ std::string render_tables(const models::PaperReport& r) {
       const auto& a = r.fig9[i];
       const auto& b = r.fig9[i + half];
       t.add({format_bytes_binary(a.bytes), fmt::format("{:.1f}", a.cu_us), fmt::format("{:.1f}", a.dma_us),
-             fmt::format("{:.2f}", a.dma_us / a.cu_us), fmt::format("{:.1f}", b.cu_us), fmt::format("{:.1f}", b.dma_us),
-             fmt::format("{:.2f}", b.dma_us / b.cu_us)});
+             fmt::format("{:.2f}", a.dma_us / a.cu_us), fmt::format("{:.1f}", b.cu_us),
+             fmt::format("{:.1f}", b.dma_us), fmt::format("{:.2f}", b.dma_us / b.cu_us)});
     }
     out += "Figure 9: DMA (ConCCL) vs CU (RCCL) collectives, isolated\n" + t.render() + "\n";
   }
   if (!r.heuristics.empty()) {
-    TextTable t({"scenario", "SP pick", "SP best", "RP pick", "RP best", "RP loss", "ConCCL-RP pick", "best", "loss"});
+    TextTable t({"scenario", "SP pick", "SP best", "RP pick", "RP best", "RP loss", "ConCCL-RP pick", "best",
+                 "loss"});
     for (const auto& h : r.heuristics) {
       t.add({h.scenario, h.sp_choice, h.sp_best, std::to_string(h.rp_choice), std::to_string(h.rp_best),
-             fmt::format("{:.1f}%", h.rp_loss_pct), std::to_string(h.dma_rp_choice), std::to_string(h.dma_rp_best),
-             fmt::format("{:.1f}%", h.dma_rp_loss_pct)});
+             fmt::format("{:.1f}%", h.rp_loss_pct), std::to_string(h.dma_rp_choice),
+             std::to_string(h.dma_rp_best), fmt::format("{:.1f}%", h.dma_rp_loss_pct)});
     }
     out += "Heuristics (Sections V-C, VI-G) vs the CU sweep\n" + t.render();
     out += fmt::format("RP heuristic picks the best split in {} of {} scenarios; worst loss {:.1f}%\n",
@@ -110,7 +116,8 @@ std::string render_tables(const models::PaperReport& r) {
 }  // namespace
 
 void add_paper_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("paper", "Reproduce the main paper's figures (5-10) and heuristics as tables");
+  auto* cmd =
+      app.add_subcommand("paper", "Reproduce the main paper's figures (5-10) and heuristics as tables");
   auto hardware = std::make_shared<std::string>("mi300x");
   auto format = std::make_shared<std::string>("table");
   auto output = std::make_shared<std::string>();
@@ -118,7 +125,8 @@ void add_paper_command(CLI::App& app) {
   cmd->add_option("--hardware", *hardware, "Hardware preset name or YAML file")->capture_default_str();
   cmd->add_option("--format", *format, "table | json")->capture_default_str();
   cmd->add_option("-o,--output", *output, "Write to FILE instead of stdout");
-  cmd->add_option("--only", *only, "all | isolated (Figures 5-7) | c3 (Figures 8, 10, heuristics) | dma (Figure 9)")
+  cmd->add_option("--only", *only,
+                  "all | isolated (Figures 5-7) | c3 (Figures 8, 10, heuristics) | dma (Figure 9)")
       ->capture_default_str();
   cmd->callback([=] {
     const Format f = parse_format(*format, {Format::table, Format::json});
@@ -128,7 +136,8 @@ void add_paper_command(CLI::App& app) {
       o.figures_c3 = *only == "c3";
       o.figure9 = *only == "dma";
       if (!o.figures_isolated && !o.figures_c3 && !o.figure9) {
-        throw InputError(SourceLocation{"<command line>", 0, 0}, "--only", fmt::format("unknown selection '{}'", *only));
+        throw InputError(SourceLocation{"<command line>", 0, 0}, "--only",
+                         fmt::format("unknown selection '{}'", *only));
       }
     }
     const hw::NodeSpec spec = hw::load_hardware(*hardware);

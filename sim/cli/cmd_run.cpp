@@ -58,15 +58,17 @@ std::vector<std::string> policies_for(const wl::Scenario& s, const RunArgs& a, c
 }
 
 std::string render_table(const std::vector<wl::Record>& records, bool csv) {
-  TextTable t({"scenario", "policy", "time us", "GEMM us", "coll us", "iso GEMM", "iso coll", "speedup", "ideal",
-               "% ideal"});
+  TextTable t({"scenario", "policy", "time us", "GEMM us", "coll us", "iso GEMM", "iso coll", "speedup",
+               "ideal", "% ideal"});
   for (const auto& rec : records) {
     if (const auto* c = std::get_if<wl::C3Record>(&rec)) {
-      t.add({c->scenario, c->policy + (c->extra.contains("chosen") ? "=" + c->extra["chosen"].get<std::string>() : ""),
+      t.add({c->scenario,
+             c->policy + (c->extra.contains("chosen") ? "=" + c->extra["chosen"].get<std::string>() : ""),
              fmt::format("{:.1f}", c->time_us), fmt::format("{:.1f}", c->gemm_time_us),
              fmt::format("{:.1f}", c->coll_time_us), fmt::format("{:.1f}", c->iso_gemm_us.value_or(0)),
              fmt::format("{:.1f}", c->iso_coll_us.value_or(0)), fmt::format("{:.3f}", c->speedup.value_or(0)),
-             fmt::format("{:.3f}", c->ideal_speedup.value_or(0)), fmt::format("{:.0f}", c->percent_of_ideal.value_or(0))});
+             fmt::format("{:.3f}", c->ideal_speedup.value_or(0)),
+             fmt::format("{:.0f}", c->percent_of_ideal.value_or(0))});
     }
   }
   return csv ? t.csv() : t.render();
@@ -76,7 +78,8 @@ std::string render_table(const std::vector<wl::Record>& records, bool csv) {
 
 void add_run_command(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
-  auto* cmd = app.add_subcommand("run", "Simulate a scenario file: isolated kernels and C3 under each policy");
+  auto* cmd =
+      app.add_subcommand("run", "Simulate a scenario file: isolated kernels and C3 under each policy");
   cmd->add_option("scenario", a->scenario_file, "Scenario YAML file")->required();
   cmd->add_option("--hardware", a->hardware, "Hardware preset name or YAML file")->capture_default_str();
   cmd->add_option("--policy", a->policies,
@@ -88,7 +91,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--per-workgroup", a->per_workgroup, "Simulate every workgroup separately (fidelity mode)");
   cmd->add_option("--trace", a->trace,
                   "Also write a Chrome/Perfetto trace JSON of every scenario x policy (one process each)");
-  cmd->add_flag("--no-attribution", a->no_attribution, "Skip the counterfactual runs that attribute slowdowns");
+  cmd->add_flag("--no-attribution", a->no_attribution,
+                "Skip the counterfactual runs that attribute slowdowns");
   cmd->callback([a] {
     const Format f = parse_format(a->format, {Format::jsonl, Format::table, Format::csv});
     const hw::NodeSpec spec = hw::load_hardware(a->hardware);
@@ -112,7 +116,8 @@ void add_run_command(CLI::App& app) {
     }
     // Both outputs are complete in memory before either file is written.
     const std::string trace = a->trace.empty() ? std::string() : trace_runs(spec, o, requests);
-    write_output(a->output, f == Format::jsonl ? wl::to_jsonl(records) : render_table(records, f == Format::csv));
+    write_output(a->output,
+                 f == Format::jsonl ? wl::to_jsonl(records) : render_table(records, f == Format::csv));
     if (!a->trace.empty()) write_output(a->trace, trace);
   });
 }

@@ -22,7 +22,8 @@ struct ValidateArgs {
 void add_validate_command(CLI::App& app) {
   auto a = std::make_shared<ValidateArgs>();
   auto* cmd = app.add_subcommand("validate", "Compare c3 measurements with the simulator's predictions");
-  cmd->add_option("measurements", a->measurements, "Measurement JSON Lines files (c3bench output)")->required();
+  cmd->add_option("measurements", a->measurements, "Measurement JSON Lines files (c3bench output)")
+      ->required();
   cmd->add_option("--hardware", a->hardware, "Hardware preset name or YAML file")->capture_default_str();
   cmd->add_option("--format", a->format, "table | json")->capture_default_str();
   cmd->add_option("-o,--output", a->output, "Write to FILE instead of stdout");
@@ -36,7 +37,8 @@ void add_validate_command(CLI::App& app) {
       label += (label.empty() ? "" : ",") + path;
     }
     const models::ValidationReport rep = models::validate_predictions(spec, records, label);
-    write_output(a->output, f == Format::json ? models::to_json(rep).dump(2) + "\n" : models::render_summary(rep));
+    write_output(a->output,
+                 f == Format::json ? models::to_json(rep).dump(2) + "\n" : models::render_summary(rep));
   });
 }
 

@@ -24,7 +24,7 @@ CuMask CuMask::per_xcd(int xcds, int cus_per_xcd, int per_xcd, bool from_low) {
   for (int x = 0; x < xcds; ++x) {
     for (int i = 0; i < per_xcd; ++i) {
       const int local = from_low ? i : cus_per_xcd - 1 - i;
-      m.bits_[static_cast<size_t>(x * cus_per_xcd + local)] = true;
+      m.bits_[static_cast<size_t>(x) * static_cast<size_t>(cus_per_xcd) + static_cast<size_t>(local)] = true;
     }
   }
   return m;

@@ -5,9 +5,9 @@
 //
 // Costs: schedule O(log n), pop O(log n), cancel O(1) (lazy: a cancelled event is skipped when it
 // reaches the top), memory O(n) for pending events including cancelled ones not yet popped.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <algorithm>
 #include <unordered_set>
 #include <vector>
 

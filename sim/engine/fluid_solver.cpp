@@ -57,7 +57,8 @@ const FluidSolver::Flow& FluidSolver::get(FlowId f) const {
 
 bool FluidSolver::alive(FlowId f) const {
   return f.index >= 0 && static_cast<size_t>(f.index) < flows_.size() &&
-         flows_[static_cast<size_t>(f.index)].live && flows_[static_cast<size_t>(f.index)].generation == f.generation;
+         flows_[static_cast<size_t>(f.index)].live &&
+         flows_[static_cast<size_t>(f.index)].generation == f.generation;
 }
 
 void FluidSolver::mark_dirty(const Flow& fl) {
@@ -346,7 +347,9 @@ double FluidSolver::remaining(FlowId f, TimePs now) const {
 
 const std::string& FluidSolver::label(FlowId f) const { return get(f).spec.label; }
 const std::vector<Demand>& FluidSolver::demands(FlowId f) const { return get(f).spec.demands; }
-const std::string& FluidSolver::resource_name(ResourceId r) const { return resources_.at(static_cast<size_t>(r)).name; }
+const std::string& FluidSolver::resource_name(ResourceId r) const {
+  return resources_.at(static_cast<size_t>(r)).name;
+}
 double FluidSolver::capacity(ResourceId r) const { return resources_.at(static_cast<size_t>(r)).capacity; }
 
 double FluidSolver::load(ResourceId r) const {

@@ -39,16 +39,16 @@ inline constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 inline constexpr double kProportional = 0.0;
 
 struct FlowSpec {
-  double work = 0;                 // units of work to do (> 0)
-  std::vector<Demand> demands;     // may be empty only if bound is finite
-  double bound = kUnbounded;       // max rate, work units per second
+  double work = 0;              // units of work to do (> 0)
+  std::vector<Demand> demands;  // may be empty only if bound is finite
+  double bound = kUnbounded;    // max rate, work units per second
   // Share weight in max-min fairness. kProportional (the default) uses the flow's standalone rate
   // (its bound, or what its tightest resource allows alone): every flow through a saturated
   // resource is then slowed by the same factor, i.e. served in proportion to how fast it would
   // issue requests, as a FIFO memory system without QoS does. This is also invariant to splitting
   // a cohort into per-workgroup flows.
   double weight = kProportional;
-  std::string label;               // for traces and errors
+  std::string label;  // for traces and errors
 };
 
 class FluidSolver {
@@ -89,16 +89,16 @@ private:
     double capacity = 0;
     std::vector<std::int32_t> flows;  // indices of live flows that use it
     bool dirty = false;
-    std::uint32_t mark = 0;           // BFS visit stamp
+    std::uint32_t mark = 0;  // BFS visit stamp
   };
   struct Flow {
     FlowSpec spec;
-    double weight = 1.0;             // effective share weight
+    double weight = 1.0;  // effective share weight
     double remaining = 0;
     double rate = 0;
     TimePs settled_at = 0;
     std::uint32_t generation = 0;
-    std::uint32_t version = 0;       // bumped when its completion time changes
+    std::uint32_t version = 0;  // bumped when its completion time changes
     std::uint32_t mark = 0;
     bool live = false;
   };

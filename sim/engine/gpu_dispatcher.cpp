@@ -10,7 +10,8 @@
 namespace c3sim::engine {
 
 GpuDispatcher::GpuDispatcher(Simulation& sim, GpuConfig config) : sim_(sim), config_(config) {
-  if (config_.xcds <= 0 || config_.cus_per_xcd <= 0 || config_.slots_per_cu <= 0 || config_.max_cohort_size <= 0) {
+  if (config_.xcds <= 0 || config_.cus_per_xcd <= 0 || config_.slots_per_cu <= 0 ||
+      config_.max_cohort_size <= 0) {
     throw ModelError("GpuDispatcher: invalid configuration");
   }
   free_slots_.assign(static_cast<size_t>(total_cus()), config_.slots_per_cu);
@@ -27,7 +28,8 @@ StreamId GpuDispatcher::add_stream(StreamConfig config) {
 
 KernelId GpuDispatcher::launch(StreamId stream, KernelDesc desc, std::shared_ptr<WorkgroupModel> model,
                                KernelDone done) {
-  if (stream < 0 || static_cast<size_t>(stream) >= streams_.size()) throw ModelError("launch on unknown stream");
+  if (stream < 0 || static_cast<size_t>(stream) >= streams_.size())
+    throw ModelError("launch on unknown stream");
   if (desc.workgroups <= 0) throw ModelError(fmt::format("kernel '{}' has no workgroups", desc.name));
   if (desc.slots_per_wg <= 0 || desc.slots_per_wg > config_.slots_per_cu) {
     throw ModelError(fmt::format("kernel '{}': a workgroup needs {} slots, a CU has {}", desc.name,
@@ -139,7 +141,8 @@ bool GpuDispatcher::place(KernelId k) {
       cohort->kernel = k;
       cohort->started = sim_.now();
       // Global index of this cohort's first workgroup: the XCD's next one in round-robin order.
-      const std::int64_t first_here = xi + static_cast<std::int64_t>(X) * kern.dispatched[static_cast<size_t>(xi)];
+      const std::int64_t first_here =
+          xi + static_cast<std::int64_t>(X) * kern.dispatched[static_cast<size_t>(xi)];
       kern.dispatched[static_cast<size_t>(xi)] += n;
       cohort->ctx = CohortContext{config_.index, xi, n, first_here, batch, k};
       (void)first_wg;
@@ -152,18 +155,21 @@ bool GpuDispatcher::place(KernelId k) {
           free_slots_[static_cast<size_t>(cu)] -= need;
           cohort->cus.emplace_back(cu, need);
         }
-        if (static_cast<int>(cohort->cus.size()) != n) throw ModelError("GpuDispatcher: capacity accounting out of sync");
+        if (static_cast<int>(cohort->cus.size()) != n)
+          throw ModelError("GpuDispatcher: capacity accounting out of sync");
       }
       for (int w = need == config_.slots_per_cu ? n : 0; w < n; ++w) {
         int best = -1;
         for (int c = 0; c < C; ++c) {
           const int cu = xi * C + c;
           if (!mask.allows(cu) || free_slots_[static_cast<size_t>(cu)] < need) continue;
-          if (best < 0 || free_slots_[static_cast<size_t>(cu)] > free_slots_[static_cast<size_t>(best)]) best = cu;
+          if (best < 0 || free_slots_[static_cast<size_t>(cu)] > free_slots_[static_cast<size_t>(best)])
+            best = cu;
         }
         if (best < 0) throw ModelError("GpuDispatcher: capacity accounting out of sync");
         free_slots_[static_cast<size_t>(best)] -= need;
-        auto it = std::find_if(cohort->cus.begin(), cohort->cus.end(), [best](auto& p) { return p.first == best; });
+        auto it =
+            std::find_if(cohort->cus.begin(), cohort->cus.end(), [best](auto& p) { return p.first == best; });
         if (it == cohort->cus.end()) {
           cohort->cus.emplace_back(best, need);
         } else {
@@ -220,7 +226,8 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
       // Nested under the kernel: the time it sat in its queue before any workgroup got a CU, the
       // cost of launch order and priorities a trace reader should see at a glance.
       if (kern.stats.first_dispatch > kern.stats.arrived) {
-        tr->span(gpu, s.config.name, "waiting for CUs", kern.stats.arrived, kern.stats.first_dispatch, "queue");
+        tr->span(gpu, s.config.name, "waiting for CUs", kern.stats.arrived, kern.stats.first_dispatch,
+                 "queue");
       }
     }
     if (kern.done) kern.done(now);

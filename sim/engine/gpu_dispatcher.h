@@ -9,8 +9,9 @@
 //   later kernel gets only what the earlier one cannot use (masked CUs, leftover slots). This is
 //   the starvation that schedule prioritization removes.
 // - Workgroup i belongs to XCD i mod #XCDs (strict round-robin, MI300X single-partition mode);
-//   each XCD dispatches its share as its own CUs free up, to the CU with the most free slots. The workgroups a batch places on one XCD form a cohort that moves as one
-//   fluid flow; `max_cohort_size = 1` gives per-workgroup fidelity.
+//   each XCD dispatches its share as its own CUs free up, to the CU with the most free slots. The workgroups
+//   a batch places on one XCD form a cohort that moves as one fluid flow; `max_cohort_size = 1` gives
+//   per-workgroup fidelity.
 // - Persistent kernels are ordinary kernels whose workgroups each carry many tiles: they hold
 //   their CUs until done.
 #include <functional>
@@ -30,14 +31,14 @@ struct GpuConfig {
   int index = 0;
   int xcds = 1;
   int cus_per_xcd = 1;
-  int slots_per_cu = 1;          // occupancy units per CU (a workgroup takes slots_per_wg)
-  int max_cohort_size = 1 << 30; // 1 = per-workgroup simulation
+  int slots_per_cu = 1;           // occupancy units per CU (a workgroup takes slots_per_wg)
+  int max_cohort_size = 1 << 30;  // 1 = per-workgroup simulation
 };
 
 struct StreamConfig {
   std::string name;
   int priority = 0;
-  CuMask mask;                   // empty = all CUs
+  CuMask mask;  // empty = all CUs
 };
 
 struct KernelDesc {
@@ -45,17 +46,17 @@ struct KernelDesc {
   std::int64_t workgroups = 0;
   int slots_per_wg = 1;
   TimePs launch_latency = 0;
-  std::string category;          // "gemm", "collective", ... (for traces and attribution)
+  std::string category;  // "gemm", "collective", ... (for traces and attribution)
 };
 
 struct KernelStats {
-  TimePs enqueued = -1;          // launch call
-  TimePs arrived = -1;           // dispatchable
+  TimePs enqueued = -1;  // launch call
+  TimePs arrived = -1;   // dispatchable
   TimePs first_dispatch = -1;
   TimePs last_dispatch = -1;
   TimePs finished = -1;
   std::int64_t workgroups = 0;
-  double cu_seconds = 0;         // integral of CUs held over time
+  double cu_seconds = 0;  // integral of CUs held over time
 };
 
 struct Cohort {
@@ -81,7 +82,9 @@ public:
 
   [[nodiscard]] const GpuConfig& config() const { return config_; }
   [[nodiscard]] int total_cus() const { return config_.xcds * config_.cus_per_xcd; }
-  [[nodiscard]] const KernelStats& stats(KernelId k) const { return kernels_.at(static_cast<size_t>(k)).stats; }
+  [[nodiscard]] const KernelStats& stats(KernelId k) const {
+    return kernels_.at(static_cast<size_t>(k)).stats;
+  }
   [[nodiscard]] const KernelDesc& desc(KernelId k) const { return kernels_.at(static_cast<size_t>(k)).desc; }
   [[nodiscard]] const std::vector<std::unique_ptr<Cohort>>& cohorts() const { return cohorts_; }
   [[nodiscard]] WorkgroupModel& model(KernelId k) const { return *kernels_.at(static_cast<size_t>(k)).model; }
@@ -98,7 +101,7 @@ private:
     std::shared_ptr<WorkgroupModel> model;
     KernelDone done;
     StreamId stream = -1;
-    std::int64_t next_wg = 0;    // workgroups dispatched so far
+    std::int64_t next_wg = 0;              // workgroups dispatched so far
     std::vector<std::int64_t> dispatched;  // per XCD
     std::int64_t finished_wgs = 0;
     bool arrived = false;

@@ -47,8 +47,7 @@ bool Simulation::step() {
 }
 
 void Simulation::run() {
-  while (step()) {
-  }
+  while (step()) {}
 }
 
 void Simulation::run_until(TimePs until) {

@@ -8,7 +8,8 @@ namespace c3sim::engine {
 
 void TraceRecorder::span(std::string process, std::string track, std::string name, TimePs begin, TimePs end,
                          std::string category) {
-  spans_.push_back(TraceSpan{std::move(process), std::move(track), std::move(name), begin, end, std::move(category)});
+  spans_.push_back(
+      TraceSpan{std::move(process), std::move(track), std::move(name), begin, end, std::move(category)});
 }
 
 void TraceRecorder::sample_counters(Simulation& sim) {

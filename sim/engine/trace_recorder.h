@@ -14,8 +14,8 @@ namespace c3sim::engine {
 class Simulation;
 
 struct TraceSpan {
-  std::string process;   // "gpu0"
-  std::string track;     // stream name, "xcd3", "sdma5"
+  std::string process;  // "gpu0"
+  std::string track;    // stream name, "xcd3", "sdma5"
   std::string name;
   TimePs begin = 0;
   TimePs end = 0;

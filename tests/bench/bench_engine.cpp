@@ -18,7 +18,7 @@ void BM_EventQueue(benchmark::State& state) {
     int sink = 0;
     for (int i = 0; i < n; ++i) q.schedule((i * 7919) % n, [&sink] { ++sink; });
     c3sim::TimePs t = 0;
-    while (!q.empty()) q.pop(&t)();
+    while (!q.empty()) q.pop (&t)();
     benchmark::DoNotOptimize(sink);
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
@@ -64,4 +64,3 @@ BENCHMARK_CAPTURE(BM_C3Scenario, cb1_896M_ag_dma, "cb1_896M_ag", "dma")->Unit(be
 BENCHMARK_CAPTURE(BM_C3Scenario, mb2_26_5G_a2a_sp, "mb2_26.5G_a2a", "sp")->Unit(benchmark::kMillisecond);
 
 }  // namespace
-

@@ -17,4 +17,3 @@ void BM_PaperReport(benchmark::State& state) {
 BENCHMARK(BM_PaperReport)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
-

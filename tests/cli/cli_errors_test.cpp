@@ -33,8 +33,9 @@ Result run_c3sim(const std::string& args) {
 class CliErrors : public ::testing::Test {
 protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / fs::path("c3sim_cli_" + std::to_string(::getpid()) + "_" +
-                                                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        fs::temp_directory_path() / fs::path("c3sim_cli_" + std::to_string(::getpid()) + "_" +
+                                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -47,7 +48,8 @@ protected:
   void expect_rejected(const std::string& args, const std::vector<std::string>& mentions) {
     const Result r = run_c3sim(args + " -o " + out_file());
     EXPECT_EQ(r.exit_code, 2) << r.output;
-    for (const auto& m : mentions) EXPECT_NE(r.output.find(m), std::string::npos) << "missing '" << m << "' in: " << r.output;
+    for (const auto& m : mentions)
+      EXPECT_NE(r.output.find(m), std::string::npos) << "missing '" << m << "' in: " << r.output;
     EXPECT_FALSE(fs::exists(out_file())) << "partial output written";
   }
   fs::path dir_;
@@ -120,7 +122,8 @@ TEST_F(CliErrors, OutputIsByteIdenticalAcrossRuns) {
   ASSERT_EQ(run_c3sim("run " + f + " -o " + a).exit_code, 0);
   ASSERT_EQ(run_c3sim("run " + f + " -o " + b).exit_code, 0);
   std::ifstream ia(a), ib(b);
-  const std::string sa((std::istreambuf_iterator<char>(ia)), {}), sb((std::istreambuf_iterator<char>(ib)), {});
+  const std::string sa((std::istreambuf_iterator<char>(ia)), {}),
+      sb((std::istreambuf_iterator<char>(ib)), {});
   EXPECT_FALSE(sa.empty());
   EXPECT_EQ(sa, sb);
 }

@@ -113,8 +113,10 @@ TEST(GpuDispatcher, KernelsOnOneStreamRunInOrderAfterLaunchLatency) {
   const StreamId s = r.gpu.add_stream({"s", 0, {}});
   TimePs first = -1, second = -1;
   const TimePs lat = us_to_ps(5);
-  r.gpu.launch(s, KernelDesc{"k1", 1, 1, lat, "x"}, std::make_shared<FixedTimeModel>(1e-3), [&](TimePs t) { first = t; });
-  r.gpu.launch(s, KernelDesc{"k2", 1, 1, lat, "x"}, std::make_shared<FixedTimeModel>(1e-3), [&](TimePs t) { second = t; });
+  r.gpu.launch(s, KernelDesc{"k1", 1, 1, lat, "x"}, std::make_shared<FixedTimeModel>(1e-3),
+               [&](TimePs t) { first = t; });
+  r.gpu.launch(s, KernelDesc{"k2", 1, 1, lat, "x"}, std::make_shared<FixedTimeModel>(1e-3),
+               [&](TimePs t) { second = t; });
   r.sim.run();
   EXPECT_EQ(first, lat + s_to_ps(1e-3));
   EXPECT_EQ(second, 2 * (lat + s_to_ps(1e-3)));

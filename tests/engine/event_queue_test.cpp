@@ -32,7 +32,7 @@ TEST(EventQueue, CancelledEventsNeverRun) {
   q.schedule(2, [&] { ran += 10; });
   q.cancel(a);
   TimePs t = 0;
-  while (!q.empty()) q.pop(&t)();
+  while (!q.empty()) q.pop (&t)();
   EXPECT_EQ(ran, 10);
   EXPECT_EQ(t, 2);
 }

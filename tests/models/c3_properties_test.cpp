@@ -56,7 +56,8 @@ TEST(C3Properties, ConcurrentTimeNeverBeatsTheBestIsolatedTimes) {
     const wl::Scenario s = *wl::find_paper_scenario(name);
     // Best isolated GEMM over every CU count a policy can leave it, best collective of either kind.
     double gemm_best = sim.iso_gemm(s.gemm).time_us;
-    for (int cus : rp_sweep_cus(spec)) gemm_best = std::min(gemm_best, sim.iso_gemm(s.gemm, 304 - cus).time_us);
+    for (int cus : rp_sweep_cus(spec))
+      gemm_best = std::min(gemm_best, sim.iso_gemm(s.gemm, 304 - cus).time_us);
     wl::Collective dma = s.collective;
     dma.impl = wl::CollectiveImpl::dma;
     const double coll_best = std::min(sim.iso_coll(s.collective, 8).time_us, sim.iso_coll(dma, 8).time_us);
@@ -74,7 +75,8 @@ TEST(C3Properties, PerWorkgroupFidelityAgreesWithCohorts) {
   C3Simulator cohorts(spec, fast());
   C3Simulator single(spec, per_wg);
   const wl::Scenario s = *wl::find_paper_scenario("cb1_896M_ag");
-  EXPECT_NEAR(single.iso_gemm(s.gemm).time_us, cohorts.iso_gemm(s.gemm).time_us, 1e-6 * cohorts.iso_gemm(s.gemm).time_us);
+  EXPECT_NEAR(single.iso_gemm(s.gemm).time_us, cohorts.iso_gemm(s.gemm).time_us,
+              1e-6 * cohorts.iso_gemm(s.gemm).time_us);
   for (const char* p : {"base", "sp", "dma"}) {
     const double a = cohorts.run(s, *make_policy(p, spec)).total_us;
     const double b = single.run(s, *make_policy(p, spec)).total_us;

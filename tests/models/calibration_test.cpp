@@ -16,8 +16,9 @@ namespace c3sim::models {
 namespace {
 
 const std::string kDir = std::string(C3SIM_SOURCE_DIR) + "/hardware/measurements/";
-const std::vector<std::string> kFiles{"h200x4_table1.jsonl", "h200x4_sweep_gemm.jsonl", "h200x4_sweep_ctas.jsonl",
-                                      "h200x4_sweep_dma.jsonl", "h200x4_sweep_dma_engines.jsonl"};
+const std::vector<std::string> kFiles{"h200x4_table1.jsonl", "h200x4_sweep_gemm.jsonl",
+                                      "h200x4_sweep_ctas.jsonl", "h200x4_sweep_dma.jsonl",
+                                      "h200x4_sweep_dma_engines.jsonl"};
 
 std::vector<MeasurementFile> load_files() {
   std::vector<MeasurementFile> out;
@@ -37,12 +38,14 @@ TEST(Calibration, RecalibratingReproducesTheCommittedFile) {
   const CalibrationResult r = calibrate(hw::load_hardware("h200-sxm-x4"), load_files());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_LT(seconds, 60.0);
-  const std::string committed = read_text(std::string(C3SIM_SOURCE_DIR) + "/hardware/calibrated/h200-sxm-x4.yaml");
+  const std::string committed =
+      read_text(std::string(C3SIM_SOURCE_DIR) + "/hardware/calibrated/h200-sxm-x4.yaml");
   EXPECT_EQ(calibrated_yaml(r, "h200-sxm-x4", kFiles), committed);
   // Every stage must improve on the base file.
   for (const auto& s : r.stages) EXPECT_LT(s.rms_log_after, s.rms_log_before) << s.name;
   // The committed file loads back to the fitted spec.
-  const hw::NodeSpec loaded = hw::load_hardware(std::string(C3SIM_SOURCE_DIR) + "/hardware/calibrated/h200-sxm-x4.yaml");
+  const hw::NodeSpec loaded =
+      hw::load_hardware(std::string(C3SIM_SOURCE_DIR) + "/hardware/calibrated/h200-sxm-x4.yaml");
   EXPECT_EQ(loaded.model.dma.engine_bw, r.spec.model.dma.engine_bw);
   EXPECT_EQ(loaded.model.gemm.matrix_efficiency, r.spec.model.gemm.matrix_efficiency);
 }

@@ -67,7 +67,8 @@ TEST_F(Mi300x, IdealSpeedupsAndTaxonomyMatchTableII) {
     EXPECT_GE(ideal, 1.05) << s.name;
     EXPECT_LE(ideal, 2.0) << s.name;
     sum += ideal;
-    if (s.collective.op == wl::CollectiveOp::all_gather && wl::classify(g, c) == *s.paper_taxonomy) ++matches_ag;
+    if (s.collective.op == wl::CollectiveOp::all_gather && wl::classify(g, c) == *s.paper_taxonomy)
+      ++matches_ag;
   }
   const double mean = sum / static_cast<double>(wl::paper_scenarios().size());
   EXPECT_GT(mean, 1.45);

@@ -55,6 +55,7 @@ struct C3Simulator::Setup {
   TimePs comm_launch = 0;
   bool private_memory = false;
   bool isolate_caches = false;
+  bool isolate_queueing = false;
   bool tally = false;
   engine::TraceRecorder* trace = nullptr;
 };
@@ -85,6 +86,7 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
   NodeResources res(sim, spec_, s.private_memory);
   InterferenceState state(spec_.compute.xcds);
   state.isolate_caches = s.isolate_caches;
+  state.isolate_queueing = s.isolate_queueing;
   engine::GpuDispatcher gpu(
       sim, engine::GpuConfig{0, spec_.compute.xcds, spec_.compute.cus_per_xcd, 1, options_.max_cohort_size});
   Outcome out;
@@ -330,23 +332,31 @@ C3Result C3Simulator::run_plan(const wl::Scenario& scenario, const std::string& 
     cf.tally = false;
     cf.private_memory = true;
     cf.isolate_caches = true;
+    cf.isolate_queueing = true;
     const Outcome compute_only = simulate(cf);
     cf.isolate_caches = false;
     const Outcome with_cache = simulate(cf);
+    cf.isolate_queueing = false;
+    const Outcome with_latency = simulate(cf);
     // The isolated references for each kernel's own implementation and launch.
     const double iso_g = r.iso_gemm_us;
     wl::Collective own = scenario.collective;
     own.impl = plan.comm_impl;
     const double iso_c = iso_coll(own, gpus).time_us;
 
-    auto attribute = [&](double full_us, double compute_us, double cache_us, double iso_us, TimePs arrived,
-                         TimePs first, const std::map<std::string, double>& weights) {
+    // Each stage's time for one kernel: compute-only, + cache sharing, + latency queueing, full.
+    struct Stages {
+      double compute, cache, latency, full;
+    };
+    auto attribute = [&](const Stages& t, double iso_us, TimePs arrived, TimePs first,
+                         const std::map<std::string, double>& weights) {
       Attribution a;
-      a.slowdown_us = full_us - iso_us;
+      a.slowdown_us = t.full - iso_us;
       a.dispatch_delay_us = (first >= 0 && arrived >= 0) ? std::max(0.0, us(first - arrived)) : 0.0;
-      a.cus_unavailable_us = std::max(0.0, compute_us - iso_us - a.dispatch_delay_us);
-      a.cache_us = cache_us - compute_us;
-      const double bw = full_us - cache_us;
+      a.cus_unavailable_us = std::max(0.0, t.compute - iso_us - a.dispatch_delay_us);
+      a.cache_us = t.cache - t.compute;
+      a.memory_latency_us = t.latency - t.cache;
+      const double bw = t.full - t.latency;
       double total_w = 0;
       for (const auto& [k, v] : weights) total_w += v;
       if (total_w > 0) {
@@ -356,12 +366,14 @@ C3Result C3Simulator::run_plan(const wl::Scenario& scenario, const std::string& 
       }
       return a;
     };
-    r.gemm_attribution = attribute(r.gemm_us, us(compute_only.gemm_end - s.gemm_launch),
-                                   us(with_cache.gemm_end - s.gemm_launch), iso_g, full.gemm_arrived,
-                                   full.gemm_first_dispatch, full.tally.gemm);
-    r.coll_attribution = attribute(r.coll_us, us(compute_only.comm_end - s.comm_launch),
-                                   us(with_cache.comm_end - s.comm_launch), iso_c, full.comm_arrived,
-                                   full.comm_first_dispatch, full.tally.comm);
+    const Stages gemm_t{us(compute_only.gemm_end - s.gemm_launch), us(with_cache.gemm_end - s.gemm_launch),
+                        us(with_latency.gemm_end - s.gemm_launch), r.gemm_us};
+    const Stages coll_t{us(compute_only.comm_end - s.comm_launch), us(with_cache.comm_end - s.comm_launch),
+                        us(with_latency.comm_end - s.comm_launch), r.coll_us};
+    r.gemm_attribution =
+        attribute(gemm_t, iso_g, full.gemm_arrived, full.gemm_first_dispatch, full.tally.gemm);
+    r.coll_attribution =
+        attribute(coll_t, iso_c, full.comm_arrived, full.comm_first_dispatch, full.tally.comm);
   }
   return r;
 }

@@ -3,13 +3,15 @@
 // attributes each kernel's slowdown to its causes.
 //
 // Attribution uses counterfactual re-runs of the same scenario and policy:
-//   compute run  - every kernel has private memory bandwidth and isolated hit rates, so only CU
-//                  sharing and dispatch order differ from isolation;
+//   compute run  - every kernel has private memory bandwidth, isolated hit rates and no latency
+//                  queueing, so only CU sharing and dispatch order differ from isolation;
 //   cache run    - private bandwidth, shared caches;
+//   latency run  - private bandwidth, shared caches, memory waits queue behind the co-runner;
 //   full run     - everything shared.
 // slowdown = dispatch delay + CUs unavailable (compute run - iso - delay) + cache (cache run -
-// compute run) + bandwidth (full - cache run), the last split over the shared resources that
-// limited the kernel in the full run, weighted by time and by the other kernel's share of them.
+// compute run) + memory latency (latency run - cache run) + bandwidth (full - latency run), the
+// last split over the shared resources that limited the kernel in the full run, weighted by time
+// and by the other kernel's share of them.
 #include <map>
 #include <optional>
 #include <string>
@@ -50,7 +52,8 @@ struct Attribution {
   double slowdown_us = 0;        // concurrent time - isolated time
   double dispatch_delay_us = 0;  // arrival to first workgroup on a CU (or first DMA transfer)
   double cus_unavailable_us = 0;
-  double cache_us = 0;  // hit-rate loss from the co-runner
+  double cache_us = 0;           // hit-rate loss from the co-runner
+  double memory_latency_us = 0;  // memory waits queueing behind the co-runner's traffic
   std::map<std::string, double>
       bandwidth_us;  // by resource group: hbm, llc, xcd_fabric, l2, link, dma_engine
 };

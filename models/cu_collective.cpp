@@ -22,7 +22,7 @@ engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& c
   w.work_per_wg = plan_.bytes_sent / plan_.workgroups;  // work unit: one byte sent
   // Contention: a copy loop's memory waits lengthen with the GEMM's utilization u of the same
   // memory level, to first order by 1 + f * u.
-  const double u = state_.isolate_caches ? 0.0 : std::clamp(state_.memory_load_by_gemm, 0.0, 1.0);
+  const double u = state_.isolate_queueing ? 0.0 : std::clamp(state_.memory_load_by_gemm, 0.0, 1.0);
   w.bound_per_wg = wg_rate_ / (1.0 + stall_fraction_ * u);
   applied_load_[ctx.first_wg] = state_.memory_load_by_gemm;
   w.startup_latency = startup_;

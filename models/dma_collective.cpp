@@ -115,7 +115,7 @@ void DmaCollective::submit_transfers(TimePs submit) {
 
 double DmaCollective::rate_cap() const {
   const double e = spec_.model.dma.memory_stall_fraction;
-  if (e <= 0 || state_.isolate_caches) return engine::kUnbounded;
+  if (e <= 0 || state_.isolate_queueing) return engine::kUnbounded;
   const double u = std::clamp(state_.memory_load_by_gemm, 0.0, 1.0);
   return spec_.model.dma.engine_bw / (1.0 + e * u);
 }

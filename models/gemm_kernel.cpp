@@ -83,7 +83,7 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
   // memory level it misses to; to first order the tile stretches by 1 + f * u. (First order on
   // purpose: the loss then scales with the bytes the other kernel moves, not with how fast it moves
   // them, so a faster collective never hurts the GEMM more in total.)
-  const double u = state_.isolate_caches ? 0.0 : std::clamp(state_.memory_load_by_others, 0.0, 1.0);
+  const double u = state_.isolate_queueing ? 0.0 : std::clamp(state_.memory_load_by_others, 0.0, 1.0);
   const double stretch = 1.0 + stall_fraction_ * u;
   w.bound_per_wg = plan_.cu_flop_rate / plan_.flops_per_tile / stretch;  // tiles per second on one CU
   const auto x = static_cast<size_t>(xcd);

@@ -16,6 +16,8 @@ struct InterferenceState {
   double memory_load_by_gemm = 0;  // the same level's utilization by the GEMM, as collectives see it
   // Counterfactual for attribution: hit rates as if each kernel ran alone.
   bool isolate_caches = false;
+  // Counterfactual for attribution: no kernel's memory latency queues behind the other's traffic.
+  bool isolate_queueing = false;
 
   explicit InterferenceState(int xcds = 1)
       : gemm_tiles(static_cast<size_t>(xcds), 0), comm_wgs(static_cast<size_t>(xcds), 0) {}

@@ -10,15 +10,17 @@ constexpr double kRefreshThreshold = 0.01;  // utilization change that is worth 
 
 MemoryLoadObserver::MemoryLoadObserver(const NodeResources& res, InterferenceState& state,
                                        std::string gemm_prefix, std::function<void()> refresh)
-    : resource_(res.memory(KernelClass::gemm).llc >= 0 ? res.memory(KernelClass::gemm).llc
-                                                       : res.memory(KernelClass::gemm).hbm),
+    : gemm_resource_(res.memory(KernelClass::gemm).llc >= 0 ? res.memory(KernelClass::gemm).llc
+                                                            : res.memory(KernelClass::gemm).hbm),
+      comm_resource_(res.memory(KernelClass::comm).llc >= 0 ? res.memory(KernelClass::comm).llc
+                                                            : res.memory(KernelClass::comm).hbm),
       state_(state),
       gemm_prefix_(std::move(gemm_prefix)),
       refresh_(std::move(refresh)) {}
 
 void MemoryLoadObserver::before_step(engine::Simulation& sim, TimePs next) {
   (void)next;
-  if (state_.isolate_caches) return;
+  if (state_.isolate_queueing) return;
   engine::FluidSolver& solver = sim.solver();
   solver.solve(sim.now());
   double other = 0;
@@ -26,12 +28,16 @@ void MemoryLoadObserver::before_step(engine::Simulation& sim, TimePs next) {
   for (const engine::FlowId f : solver.live_flow_ids()) {
     const bool is_gemm = solver.label(f).rfind(gemm_prefix_, 0) == 0;
     for (const engine::Demand& d : solver.demands(f)) {
-      if (d.resource == resource_) (is_gemm ? gemm : other) += solver.rate(f) * d.per_unit;
+      if (is_gemm && d.resource == gemm_resource_) gemm += solver.rate(f) * d.per_unit;
+      if (!is_gemm && d.resource == comm_resource_) other += solver.rate(f) * d.per_unit;
     }
   }
-  const double cap = solver.capacity(resource_);
-  const double u_other = cap > 0 ? other / cap : 0.0;
-  const double u_gemm = cap > 0 ? gemm / cap : 0.0;
+  // Utilization of the level each side queues at; with private memory (an attribution
+  // counterfactual) each kernel's load still counts against its own copy's capacity.
+  const double cap_gemm = solver.capacity(gemm_resource_);
+  const double cap_comm = solver.capacity(comm_resource_);
+  const double u_other = cap_comm > 0 ? other / cap_comm : 0.0;
+  const double u_gemm = cap_gemm > 0 ? gemm / cap_gemm : 0.0;
   if (std::fabs(u_other - state_.memory_load_by_others) > kRefreshThreshold ||
       std::fabs(u_gemm - state_.memory_load_by_gemm) > kRefreshThreshold) {
     state_.memory_load_by_others = u_other;

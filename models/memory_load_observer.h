@@ -19,7 +19,8 @@ public:
   void before_step(engine::Simulation& sim, TimePs next) override;
 
 private:
-  engine::ResourceId resource_;
+  engine::ResourceId gemm_resource_;  // the GEMM's last memory level
+  engine::ResourceId comm_resource_;  // the collective's (the same one unless memory is private)
   InterferenceState& state_;
   std::string gemm_prefix_;
   std::function<void()> refresh_;

@@ -14,6 +14,7 @@ nlohmann::json attribution_json(const Attribution& a) {
           {"dispatch_delay_us", a.dispatch_delay_us},
           {"cus_unavailable_us", a.cus_unavailable_us},
           {"cache_us", a.cache_us},
+          {"memory_latency_us", a.memory_latency_us},
           {"bandwidth_us", bw}};
 }
 

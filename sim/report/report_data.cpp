@@ -115,7 +115,7 @@ json taxonomy(const std::vector<const wl::C3Record*>& runs, const std::vector<st
 
 // Mean slowdown attribution per policy, for the GEMM and the collective (stacked by cause).
 json attribution(const std::vector<const wl::C3Record*>& runs, const std::vector<std::string>& policies) {
-  std::vector<std::string> causes{"dispatch delay", "CUs unavailable", "cache"};
+  std::vector<std::string> causes{"dispatch delay", "CUs unavailable", "cache", "memory latency"};
   std::map<std::string, std::map<std::string, std::map<std::string, double>>>
       sum;  // kernel -> policy -> cause
   std::map<std::string, int> count;
@@ -129,6 +129,7 @@ json attribution(const std::vector<const wl::C3Record*>& runs, const std::vector
       m["dispatch delay"] += number_or_zero(a, "dispatch_delay_us");
       m["CUs unavailable"] += number_or_zero(a, "cus_unavailable_us");
       m["cache"] += number_or_zero(a, "cache_us");
+      m["memory latency"] += number_or_zero(a, "memory_latency_us");
       const json bandwidth = a.value("bandwidth_us", json::object());  // items() must not outlive it
       for (const auto& [res, us] : bandwidth.items()) {
         if (!us.is_number()) continue;

@@ -135,7 +135,9 @@ Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOp
         p.stage = StageKind::gemm;
         p.gemm = wl::Gemm{g->tag, g->m, g->n, g->k, hw::parse_dtype(g->dtype).value_or(hw::Dtype::bf16), ""};
         p.cus = g->cus;
-        add(fmt::format("g|{}|{}|{}", p.gemm.shape_string(), g->dtype, g->cus), std::move(p), g->time_us);
+        // The key first: argument evaluation order is unspecified, and p is moved into add().
+        const std::string key = fmt::format("g|{}|{}|{}", p.gemm.shape_string(), g->dtype, g->cus);
+        add(key, std::move(p), g->time_us);
       } else if (const auto* r = std::get_if<wl::IsoCollRecord>(&rec)) {
         const StageKind k = r->impl == "cu" ? StageKind::collective : StageKind::dma;
         if (r->time_us <= 0 || !dma_config_matches(*r, env_dma)) {

@@ -55,7 +55,7 @@ public:
   [[nodiscard]] int engines_used() const { return engines_used_; }
 
 private:
-  void submit_transfers(TimePs first_ready);
+  void submit_transfers(TimePs submit);
   void transfer_done(TimePs now);
   [[nodiscard]] bool sync_on_cu() const;
   // Launches a one-workgroup sync kernel now; `then` runs when it ends.

@@ -2,32 +2,20 @@
 // file left behind. Runs the real c3sim binary.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
+
+#include "cli_test_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using c3sim::testing::CommandResult;
 
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout + stderr
-};
-
-Result run_c3sim(const std::string& args) {
-  const std::string cmd = std::string(C3SIM_BINARY_DIR) + "/sim/cli/c3sim " + args + " 2>&1";
-  Result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf{};
-  size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+CommandResult run_c3sim(const std::string& args) {
+  return c3sim::testing::run_command(c3sim::testing::c3sim_binary() + " " + args + " 2>&1");
 }
 
 class CliErrors : public ::testing::Test {
@@ -46,7 +34,7 @@ protected:
   }
   std::string out_file() const { return (dir_ / "out.jsonl").string(); }
   void expect_rejected(const std::string& args, const std::vector<std::string>& mentions) {
-    const Result r = run_c3sim(args + " -o " + out_file());
+    const CommandResult r = run_c3sim(args + " -o " + out_file());
     EXPECT_EQ(r.exit_code, 2) << r.output;
     for (const auto& m : mentions)
       EXPECT_NE(r.output.find(m), std::string::npos) << "missing '" << m << "' in: " << r.output;
@@ -64,7 +52,7 @@ constexpr const char* kGood = R"(scenarios:
 
 TEST_F(CliErrors, GoodScenarioRuns) {
   const std::string f = write("good.yaml", kGood);
-  const Result r = run_c3sim("run " + f + " --no-attribution -o " + out_file());
+  const CommandResult r = run_c3sim("run " + f + " --no-attribution -o " + out_file());
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(fs::exists(out_file()));
 }

@@ -15,13 +15,6 @@ std::string resource_group(const std::string& name) {
   return "other";
 }
 
-BottleneckObserver::BottleneckObserver(engine::Simulation& sim, const NodeResources& res,
-                                       std::string gemm_prefix)
-    : gemm_prefix_(std::move(gemm_prefix)) {
-  (void)sim;
-  (void)res;
-}
-
 void BottleneckObserver::before_step(engine::Simulation& sim, TimePs next) {
   const double dt = ps_to_s(next - sim.now());
   if (dt <= 0) return;

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "models/node_resources.h"
 #include "sim/engine/simulation.h"
 
 namespace c3sim::models {
@@ -21,7 +20,7 @@ std::string resource_group(const std::string& resource_name);
 
 class BottleneckObserver final : public engine::StepObserver {
 public:
-  BottleneckObserver(engine::Simulation& sim, const NodeResources& res, std::string gemm_prefix);
+  explicit BottleneckObserver(std::string gemm_prefix) : gemm_prefix_(std::move(gemm_prefix)) {}
   void before_step(engine::Simulation& sim, TimePs next) override;
   [[nodiscard]] const BottleneckTally& tally() const { return tally_; }
 

@@ -90,7 +90,7 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
   engine::GpuDispatcher gpu(
       sim, engine::GpuConfig{0, spec_.compute.xcds, spec_.compute.cus_per_xcd, 1, options_.max_cohort_size});
   Outcome out;
-  BottleneckObserver observer(sim, res, kGemmKernelPrefix);
+  BottleneckObserver observer(kGemmKernelPrefix);
   if (s.tally) sim.add_observer(&observer);
   std::unique_ptr<DmaCollective> dma;
   MemoryLoadObserver memory_load(res, state, kGemmKernelPrefix, [&gpu, &dma] {

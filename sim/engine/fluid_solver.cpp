@@ -84,26 +84,18 @@ void FluidSolver::detach(std::int32_t index) {
   }
 }
 
-FlowId FluidSolver::add_flow(FlowSpec spec, TimePs now) {
-  if (!(spec.work > 0) || !std::isfinite(spec.work)) {
-    throw ModelError(fmt::format("flow '{}' has invalid work {}", spec.label, spec.work));
-  }
-  if (!(spec.weight >= 0) || !std::isfinite(spec.weight)) {
-    throw ModelError(fmt::format("flow '{}' has invalid weight", spec.label));
-  }
-  if (spec.demands.empty() && !std::isfinite(spec.bound)) {
-    throw ModelError(fmt::format("flow '{}' has neither demands nor a bound: infinite rate", spec.label));
-  }
-  // Merge duplicate resources so each resource appears once per flow.
-  std::sort(spec.demands.begin(), spec.demands.end(),
+// Validates a demand vector and merges repeated resources, so each resource appears once per flow
+// (sorted by resource id, zero demands dropped).
+std::vector<Demand> FluidSolver::merged_demands(std::vector<Demand> demands, const std::string& label) const {
+  std::sort(demands.begin(), demands.end(),
             [](const Demand& a, const Demand& b) { return a.resource < b.resource; });
   std::vector<Demand> merged;
-  for (const Demand& d : spec.demands) {
+  for (const Demand& d : demands) {
     if (d.resource < 0 || static_cast<size_t>(d.resource) >= resources_.size()) {
-      throw ModelError(fmt::format("flow '{}' uses unknown resource {}", spec.label, d.resource));
+      throw ModelError(fmt::format("flow '{}' uses unknown resource {}", label, d.resource));
     }
     if (!(d.per_unit >= 0) || !std::isfinite(d.per_unit)) {
-      throw ModelError(fmt::format("flow '{}' has invalid demand on '{}'", spec.label,
+      throw ModelError(fmt::format("flow '{}' has invalid demand on '{}'", label,
                                    resources_[static_cast<size_t>(d.resource)].name));
     }
     if (d.per_unit == 0) continue;
@@ -113,7 +105,20 @@ FlowId FluidSolver::add_flow(FlowSpec spec, TimePs now) {
       merged.push_back(d);
     }
   }
-  spec.demands = std::move(merged);
+  return merged;
+}
+
+FlowId FluidSolver::add_flow(FlowSpec spec, TimePs now) {
+  if (!(spec.work > 0) || !std::isfinite(spec.work)) {
+    throw ModelError(fmt::format("flow '{}' has invalid work {}", spec.label, spec.work));
+  }
+  if (!(spec.weight >= 0) || !std::isfinite(spec.weight)) {
+    throw ModelError(fmt::format("flow '{}' has invalid weight", spec.label));
+  }
+  spec.demands = merged_demands(std::move(spec.demands), spec.label);
+  if (spec.demands.empty() && !std::isfinite(spec.bound)) {
+    throw ModelError(fmt::format("flow '{}' has neither demands nor a bound: infinite rate", spec.label));
+  }
 
   std::int32_t index;
   if (!free_.empty()) {
@@ -153,28 +158,13 @@ void FluidSolver::settle(Flow& fl, TimePs now) {
 
 void FluidSolver::update_flow(FlowId f, std::vector<Demand> demands, double bound, TimePs now) {
   Flow& fl = get(f);
+  demands = merged_demands(std::move(demands), fl.spec.label);  // throws before any state changes
   settle(fl, now);
   mark_dirty(fl);
   detach(f.index);
   FlowSpec spec = fl.spec;
   spec.demands = std::move(demands);
   spec.bound = bound;
-  // Re-run the validation and merging of add_flow without touching identity.
-  std::sort(spec.demands.begin(), spec.demands.end(),
-            [](const Demand& a, const Demand& b) { return a.resource < b.resource; });
-  std::vector<Demand> merged;
-  for (const Demand& d : spec.demands) {
-    if (d.resource < 0 || static_cast<size_t>(d.resource) >= resources_.size() || !(d.per_unit >= 0)) {
-      throw ModelError(fmt::format("flow '{}' updated with an invalid demand", spec.label));
-    }
-    if (d.per_unit == 0) continue;
-    if (!merged.empty() && merged.back().resource == d.resource) {
-      merged.back().per_unit += d.per_unit;
-    } else {
-      merged.push_back(d);
-    }
-  }
-  spec.demands = std::move(merged);
   if (spec.demands.empty() && !std::isfinite(spec.bound)) {
     throw ModelError(fmt::format("flow '{}' updated to an infinite rate", spec.label));
   }

@@ -120,6 +120,8 @@ private:
   void mark_dirty(const Flow& fl);
   void settle(Flow& fl, TimePs now);
   [[nodiscard]] double effective_weight(const FlowSpec& spec) const;
+  [[nodiscard]] std::vector<Demand> merged_demands(std::vector<Demand> demands,
+                                                   const std::string& label) const;
   void do_solve(const std::vector<std::int32_t>& flows, const std::vector<ResourceId>& res, TimePs now);
   void schedule_completion(std::int32_t index, TimePs now);
 

@@ -127,7 +127,6 @@ bool GpuDispatcher::place(KernelId k) {
   }
   if (batch == 0) return false;
 
-  const std::int64_t first_wg = kern.next_wg;
   kern.next_wg += batch;
   if (kern.stats.first_dispatch < 0) kern.stats.first_dispatch = sim_.now();
   kern.stats.last_dispatch = sim_.now();
@@ -145,7 +144,6 @@ bool GpuDispatcher::place(KernelId k) {
           xi + static_cast<std::int64_t>(X) * kern.dispatched[static_cast<size_t>(xi)];
       kern.dispatched[static_cast<size_t>(xi)] += n;
       cohort->ctx = CohortContext{config_.index, xi, n, first_here, batch, k};
-      (void)first_wg;
       // Spread over the CUs with the most free slots first (ties: lowest CU index). A workgroup
       // that fills a whole CU (the usual case) just takes the free CUs in order.
       if (need == config_.slots_per_cu) {
@@ -212,7 +210,6 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
     tr->span(fmt::format("gpu{}", config_.index), fmt::format("xcd{}", c->ctx.xcd),
              fmt::format("{} x{}", kern.desc.name, c->ctx.count), c->started, now, kern.desc.category);
   }
-  const KernelId k = c->kernel;
   auto it = std::find_if(cohorts_.begin(), cohorts_.end(), [c](const auto& p) { return p.get() == c; });
   cohorts_.erase(it);
 
@@ -233,7 +230,6 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
     if (kern.done) kern.done(now);
     start_head(kern.stream);
   }
-  (void)k;
   try_dispatch();
   if (listener_) listener_(*this);  // residency changed whether or not anything new was placed
 }

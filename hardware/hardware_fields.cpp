@@ -100,7 +100,7 @@ constexpr FieldDef kFields[] = {
 
   {"model.dispatch.kernel_launch_latency",      D::time, C::non_negative, kReq, at<&S::model, &M::dispatch, &DispatchModel::kernel_launch_latency>, nullptr},
   {"model.dispatch.c3_launch_gap",              D::time, C::non_negative, kReq, at<&S::model, &M::dispatch, &DispatchModel::c3_launch_gap>, nullptr},
-  {"model.dispatch.workgroup_dispatch_latency", D::time, C::non_negative, kReq, at<&S::model, &M::dispatch, &DispatchModel::workgroup_dispatch_latency>, nullptr},
+  {"model.dispatch.later_kernel_share",         D::dimensionless, C::half_share, kReq, at<&S::model, &M::dispatch, &DispatchModel::later_kernel_share>, nullptr},
 };
 // clang-format on
 
@@ -179,6 +179,7 @@ std::string_view constraint_text(Constraint c) {
     case Constraint::non_negative: return "must not be negative";
     case Constraint::at_least_two: return "must be at least 2";
     case Constraint::fraction: return "must be in (0, 1]";
+    case Constraint::half_share: return "must be in [0, 0.5]";
   }
   return "";
 }
@@ -189,6 +190,7 @@ bool satisfies(double v, Constraint c) {
     case Constraint::non_negative: return v >= 0;
     case Constraint::at_least_two: return v >= 2;
     case Constraint::fraction: return v > 0 && v <= 1;
+    case Constraint::half_share: return v >= 0 && v <= 0.5;
     case Constraint::none:
     case Constraint::non_empty: return true;
   }

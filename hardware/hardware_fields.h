@@ -24,6 +24,7 @@ enum class Constraint {
   non_negative,  // >= 0 (latencies, optional caches)
   at_least_two,  // counts that describe a multi-GPU node
   fraction,      // in (0, 1]
+  half_share,    // in [0, 0.5]: one of two or more claimants' share
 };
 
 // Where a field's value lives. The variant's type decides how text is parsed: int* integer,

@@ -119,9 +119,10 @@ struct DmaModel {
 
 // model.dispatch: kernel launch and workgroup placement.
 struct DispatchModel {
-  double kernel_launch_latency = 0;       // kernel_launch_latency: launch to first workgroup
-  double c3_launch_gap = 0;               // c3_launch_gap: delay between launching the two C3 kernels
-  double workgroup_dispatch_latency = 0;  // workgroup_dispatch_latency: per dispatch wave
+  double kernel_launch_latency = 0;  // kernel_launch_latency: launch to first workgroup
+  double c3_launch_gap = 0;          // c3_launch_gap: delay between launching the two C3 kernels
+  double later_kernel_share = 0;     // later_kernel_share: freed CUs a later-arrived kernel of equal
+                                     //   priority wins while an earlier one still has workgroups pending
 };
 
 struct ModelParams {

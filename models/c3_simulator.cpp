@@ -88,7 +88,8 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
   state.isolate_caches = s.isolate_caches;
   state.isolate_queueing = s.isolate_queueing;
   engine::GpuDispatcher gpu(
-      sim, engine::GpuConfig{0, spec_.compute.xcds, spec_.compute.cus_per_xcd, 1, options_.max_cohort_size});
+      sim, engine::GpuConfig{0, spec_.compute.xcds, spec_.compute.cus_per_xcd, 1, options_.max_cohort_size,
+                             spec_.model.dispatch.later_kernel_share});
   Outcome out;
   BottleneckObserver observer(kGemmKernelPrefix);
   if (s.tally) sim.add_observer(&observer);

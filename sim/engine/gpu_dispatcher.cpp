@@ -11,7 +11,8 @@ namespace c3sim::engine {
 
 GpuDispatcher::GpuDispatcher(Simulation& sim, GpuConfig config) : sim_(sim), config_(config) {
   if (config_.xcds <= 0 || config_.cus_per_xcd <= 0 || config_.slots_per_cu <= 0 ||
-      config_.max_cohort_size <= 0) {
+      config_.max_cohort_size <= 0 ||
+      !(config_.later_kernel_share >= 0 && config_.later_kernel_share <= 0.5)) {
     throw ModelError("GpuDispatcher: invalid configuration");
   }
   free_slots_.assign(static_cast<size_t>(total_cus()), config_.slots_per_cu);
@@ -44,6 +45,7 @@ KernelId GpuDispatcher::launch(StreamId stream, KernelDesc desc, std::shared_ptr
   k.stats.enqueued = sim_.now();
   k.stats.workgroups = k.desc.workgroups;
   k.dispatched.assign(static_cast<size_t>(config_.xcds), 0);
+  k.share_credit.assign(static_cast<size_t>(config_.xcds), 0.0);
   kernels_.push_back(std::move(k));
   resident_.emplace_back(static_cast<size_t>(config_.xcds), 0);
   Stream& s = streams_[static_cast<size_t>(stream)];
@@ -88,21 +90,81 @@ bool GpuDispatcher::try_dispatch() {
     }
   }
   std::sort(ready.begin(), ready.end(), [this](KernelId a, KernelId b) {
+    const int pa = stream_priority(a);
+    const int pb = stream_priority(b);
+    if (pa != pb) return pa > pb;
     const Kernel& ka = kernels_[static_cast<size_t>(a)];
     const Kernel& kb = kernels_[static_cast<size_t>(b)];
-    const int pa = streams_[static_cast<size_t>(ka.stream)].config.priority;
-    const int pb = streams_[static_cast<size_t>(kb.stream)].config.priority;
-    if (pa != pb) return pa > pb;
     if (ka.stats.arrived != kb.stats.arrived) return ka.stats.arrived < kb.stats.arrived;
     return a < b;
   });
   bool placed_any = false;
-  for (KernelId k : ready) placed_any = place(k) || placed_any;
+  for (size_t i = 0; i < ready.size();) {
+    size_t j = i;
+    while (j < ready.size() && stream_priority(ready[j]) == stream_priority(ready[i])) ++j;
+    const std::vector<KernelId> level(ready.begin() + static_cast<std::ptrdiff_t>(i),
+                                      ready.begin() + static_cast<std::ptrdiff_t>(j));
+    placed_any = place_level(level) || placed_any;
+    i = j;
+  }
   dispatching_ = false;
   return placed_any;
 }
 
-bool GpuDispatcher::place(KernelId k) {
+bool GpuDispatcher::place_level(const std::vector<KernelId>& level) {
+  bool placed_any = false;
+  const double share = config_.later_kernel_share;
+  if (level.size() > 1 && share > 0) {
+    // Each kernel's entitlement on an XCD is its weight times the slots free there now, plus the
+    // fraction it was owed last time; the oldest kernel's weight is what the later ones leave.
+    const auto n = static_cast<double>(level.size());
+    const int X = config_.xcds;
+    std::vector<std::vector<std::int64_t>> limits(level.size(),
+                                                  std::vector<std::int64_t>(static_cast<size_t>(X)));
+    std::vector<std::vector<double>> entitled(level.size(), std::vector<double>(static_cast<size_t>(X)));
+    for (size_t r = 0; r < level.size(); ++r) {
+      const Kernel& kern = kernels_[static_cast<size_t>(level[r])];
+      const double weight = r == 0 ? 1.0 - (n - 1.0) * share : share;
+      for (int x = 0; x < X; ++x) {
+        const auto xs = static_cast<size_t>(x);
+        entitled[r][xs] = kern.share_credit[xs] + weight * static_cast<double>(free_capacity(level[r], x));
+        limits[r][xs] = static_cast<std::int64_t>(entitled[r][xs]);
+      }
+    }
+    // Later kernels first: their small shares must not be eaten by the oldest kernel's rounding.
+    for (size_t r = level.size(); r-- > 0;) {
+      Kernel& kern = kernels_[static_cast<size_t>(level[r])];
+      const std::vector<std::int64_t> before = kern.dispatched;
+      placed_any = place(level[r], &limits[r]) || placed_any;
+      for (size_t xs = 0; xs < static_cast<size_t>(X); ++xs) {
+        // The fraction not yet granted carries over; less than one slot, so a kernel that could
+        // not use its share (nothing pending there) builds up no claim.
+        const auto taken = static_cast<double>(kern.dispatched[xs] - before[xs]);
+        kern.share_credit[xs] = std::clamp(entitled[r][xs] - taken, 0.0, 0.999999);
+      }
+    }
+  }
+  // Whatever is still free goes in arrival order (the whole dispatch when share is 0).
+  for (KernelId k : level) placed_any = place(k) || placed_any;
+  return placed_any;
+}
+
+int GpuDispatcher::stream_priority(KernelId k) const {
+  return streams_[static_cast<size_t>(kernels_[static_cast<size_t>(k)].stream)].config.priority;
+}
+
+std::int64_t GpuDispatcher::free_capacity(KernelId k, int xcd) const {
+  const Kernel& kern = kernels_[static_cast<size_t>(k)];
+  const CuMask& mask = streams_[static_cast<size_t>(kern.stream)].config.mask;
+  std::int64_t capacity = 0;
+  for (int c = 0; c < config_.cus_per_xcd; ++c) {
+    const int cu = xcd * config_.cus_per_xcd + c;
+    if (mask.allows(cu)) capacity += free_slots_[static_cast<size_t>(cu)] / kern.desc.slots_per_wg;
+  }
+  return capacity;
+}
+
+bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
   Kernel& kern = kernels_[static_cast<size_t>(k)];
   const CuMask& mask = streams_[static_cast<size_t>(kern.stream)].config.mask;
   const int need = kern.desc.slots_per_wg;
@@ -117,11 +179,8 @@ bool GpuDispatcher::place(KernelId k) {
     const std::int64_t share = (kern.desc.workgroups - x + X - 1) / X;
     const std::int64_t pending = share - kern.dispatched[static_cast<size_t>(x)];
     if (pending <= 0) continue;
-    std::int64_t capacity = 0;
-    for (int c = 0; c < C; ++c) {
-      const int cu = x * C + c;
-      if (mask.allows(cu)) capacity += free_slots_[static_cast<size_t>(cu)] / need;
-    }
+    std::int64_t capacity = free_capacity(k, x);
+    if (limits != nullptr) capacity = std::min(capacity, (*limits)[static_cast<size_t>(x)]);
     take[static_cast<size_t>(x)] = static_cast<int>(std::min(pending, capacity));
     batch += take[static_cast<size_t>(x)];
   }

@@ -4,10 +4,13 @@
 // - Streams are hardware queues with a priority (larger = more urgent) and an optional CU mask.
 //   Kernels on one stream run in order.
 // - A kernel becomes dispatchable `launch_latency` after it reaches the head of its stream.
-// - Dispatch: kernels with pending workgroups are served by (priority desc, arrival time asc): the
-//   earlier-arrived kernel keeps claiming free slots unless a higher-priority queue has work; a
-//   later kernel gets only what the earlier one cannot use (masked CUs, leftover slots). This is
-//   the starvation that schedule prioritization removes.
+// - Dispatch: kernels with pending workgroups are served by (priority desc, arrival time asc). A
+//   higher priority level takes every slot it can use first. Within one level, a kernel that
+//   arrived later wins only `later_kernel_share` of the slots freed while an earlier kernel still
+//   has workgroups pending (0: the earlier kernel claims everything; 0.5: fair round robin), plus
+//   whatever the earlier one cannot use (masked CUs, nothing left to dispatch). The share is kept
+//   as a per-XCD credit, so it is the same whether slots free one at a time or a cohort at once.
+//   This is the starvation that schedule prioritization removes.
 // - Workgroup i belongs to XCD i mod #XCDs (strict round-robin, MI300X single-partition mode);
 //   each XCD dispatches its share as its own CUs free up, to the CU with the most free slots. The workgroups
 //   a batch places on one XCD form a cohort that moves as one fluid flow; `max_cohort_size = 1` gives
@@ -33,6 +36,7 @@ struct GpuConfig {
   int cus_per_xcd = 1;
   int slots_per_cu = 1;           // occupancy units per CU (a workgroup takes slots_per_wg)
   int max_cohort_size = 1 << 30;  // 1 = per-workgroup simulation
+  double later_kernel_share = 0;  // see the header comment; in [0, 0.5]
 };
 
 struct StreamConfig {
@@ -103,6 +107,7 @@ private:
     StreamId stream = -1;
     std::int64_t next_wg = 0;              // workgroups dispatched so far
     std::vector<std::int64_t> dispatched;  // per XCD
+    std::vector<double> share_credit;      // per XCD: slots owed under later_kernel_share
     std::int64_t finished_wgs = 0;
     bool arrived = false;
     KernelStats stats;
@@ -116,7 +121,12 @@ private:
   void arrive(KernelId k);
   void start_head(StreamId s);
   bool try_dispatch();  // true if any workgroup was placed
-  bool place(KernelId k);
+  // Places workgroups of k on free CUs, at most limits[x] on XCD x when limits is given.
+  bool place(KernelId k, const std::vector<std::int64_t>* limits = nullptr);
+  // Splits one priority level's free slots between its kernels (sorted by arrival).
+  bool place_level(const std::vector<KernelId>& level);
+  [[nodiscard]] std::int64_t free_capacity(KernelId k, int xcd) const;
+  [[nodiscard]] int stream_priority(KernelId k) const;
   void retire(Cohort* c, TimePs now);
 
   Simulation& sim_;

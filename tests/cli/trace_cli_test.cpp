@@ -56,8 +56,8 @@ TEST_F(TraceCli, Cb1AllGatherBaseVersusDma) {
     if (pid == base && e["name"] == "waiting for CUs" && track == "comm_stream") base_wait_us = dur;
     if (pid == dma && track.rfind("sdma", 0) == 0) dma_engine_us += dur;
   }
-  // base: the all-gather waits for CUs the GEMM's earlier-launched workgroups hold.
-  EXPECT_GT(base_wait_us, 500.0);
+  // base: the all-gather waits for CUs the GEMM's earlier-launched workgroups hold (a wave or more).
+  EXPECT_GT(base_wait_us, 300.0);
   EXPECT_TRUE(base_tracks.contains("comm_stream"));
   // dma: no collective kernel at all; transfers run on the engines.
   EXPECT_FALSE(dma_tracks.contains("comm_stream"));

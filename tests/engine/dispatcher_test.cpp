@@ -5,6 +5,8 @@
 
 #include <memory>
 
+#include "sim/base/errors.h"
+
 namespace c3sim::engine {
 namespace {
 
@@ -91,6 +93,45 @@ TEST(GpuDispatcher, EarlierKernelStarvesLaterOneAtEqualPriority) {
   });
   r.sim.run();
   EXPECT_EQ(b_done, s_to_ps(3e-3));
+}
+
+// A: 40 x 1 ms workgroups on 1 XCD x 10 CUs (4 waves); B: 4 x 1 ms arriving just after A.
+// Returns when B's last workgroup finishes.
+TimePs later_kernel_finish(double share, int cohort) {
+  Rig r(GpuConfig{0, 1, 10, 1, cohort, share});
+  const StreamId sa = r.gpu.add_stream({"a", 0, {}});
+  const StreamId sb = r.gpu.add_stream({"b", 0, {}});
+  TimePs b_done = -1;
+  r.gpu.launch(sa, KernelDesc{"A", 40, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(1e-3), nullptr);
+  r.sim.after(1, [&] {
+    r.gpu.launch(sb, KernelDesc{"B", 4, 1, 0, "collective"}, std::make_shared<FixedTimeModel>(1e-3),
+                 [&](TimePs t) { b_done = t; });
+  });
+  r.sim.run();
+  return b_done;
+}
+
+TEST(GpuDispatcher, LaterKernelShareOfFreedSlots) {
+  // Share 0: A claims every CU freed until its last wave is out (3-4 ms); B runs 4-5 ms.
+  EXPECT_EQ(later_kernel_finish(0.0, 1 << 30), s_to_ps(5e-3));
+  // Fair round robin: B wins 5 of the 10 CUs freed at 1 ms, enough for all 4, and ends at 2 ms.
+  EXPECT_EQ(later_kernel_finish(0.5, 1 << 30), s_to_ps(2e-3));
+  // Share 0.15: 1.5 CUs per freed wave, carried as credit: 1 at 1 ms, 2 at 2 ms (1 + 0.5 owed),
+  // the last one at 3 ms, ending at 4 ms; share 0.25 gets 2 + 2 and ends at 3 ms.
+  EXPECT_EQ(later_kernel_finish(0.15, 1 << 30), s_to_ps(4e-3));
+  EXPECT_EQ(later_kernel_finish(0.25, 1 << 30), s_to_ps(3e-3));
+}
+
+TEST(GpuDispatcher, LaterKernelShareDoesNotDependOnCohortSize) {
+  for (double share : {0.0, 0.15, 0.25, 0.5}) {
+    EXPECT_EQ(later_kernel_finish(share, 1), later_kernel_finish(share, 1 << 30)) << "share " << share;
+  }
+}
+
+TEST(GpuDispatcher, LaterKernelShareOutsideRangeIsRejected) {
+  Simulation sim;
+  EXPECT_THROW(GpuDispatcher(sim, GpuConfig{0, 1, 2, 1, 1, 0.6}), ModelError);
+  EXPECT_THROW(GpuDispatcher(sim, GpuConfig{0, 1, 2, 1, 1, -0.1}), ModelError);
 }
 
 TEST(GpuDispatcher, HigherPriorityTakesFreedSlotsFirst) {

@@ -95,17 +95,29 @@ TEST(C3Properties, RunsAreDeterministic) {
   EXPECT_EQ(ra.gemm_attribution->cache_us, rb.gemm_attribution->cache_us);
 }
 
-TEST(C3Properties, BasePolicyStarvesTheCollectiveUntilTheGemmTail) {
-  // GEMM launched first takes every CU; the collective's first workgroup waits for the GEMM's
-  // last dispatch, which shows up as dispatch delay in the attribution.
-  const hw::NodeSpec spec = hw::load_hardware("mi300x");
-  C3Simulator sim(spec);
+TEST(C3Properties, BasePolicyLetsTheEarlierGemmClaimFreedCus) {
+  // GEMM launched first takes every CU. The collective's first workgroup waits at least one GEMM
+  // wave, and how much of each freed wave it wins is the dispatcher's later_kernel_share.
+  hw::NodeSpec spec = hw::load_hardware("mi300x");
   const wl::Scenario s = *wl::find_paper_scenario("cb1_896M_ag");
-  const C3Result base = sim.run(s, *make_policy("base", spec));
-  const C3Result sp = sim.run(s, *make_policy("sp", spec));
-  EXPECT_GT(base.coll_attribution->dispatch_delay_us, 0.5 * base.iso_gemm_us);
+  auto run = [&](double share, const char* policy) {
+    spec.model.dispatch.later_kernel_share = share;
+    return C3Simulator(spec).run(s, *make_policy(policy, spec));
+  };
+  const C3Result sp = run(0.03, "sp");
+  const C3Result base = run(0.03, "base");
   EXPECT_LT(sp.coll_attribution->dispatch_delay_us, 1.0);
+  EXPECT_GT(base.coll_attribution->dispatch_delay_us, 100.0);
+  EXPECT_GT(base.coll_us, sp.coll_us + base.coll_attribution->dispatch_delay_us);
   EXPECT_LT(sp.total_us, base.total_us);
+  // Share 0: the collective waits for the GEMM's last dispatch (its tail).
+  const C3Result starved = run(0.0, "base");
+  EXPECT_GT(starved.coll_attribution->dispatch_delay_us, 0.5 * starved.iso_gemm_us);
+  EXPECT_GE(starved.total_us, base.total_us);
+  // Fair round robin: about one GEMM wave of delay, then as good as sp.
+  const C3Result fair = run(0.5, "base");
+  EXPECT_LT(fair.total_us, base.total_us);
+  EXPECT_LT(fair.total_us, sp.total_us + 1.2 * fair.coll_attribution->dispatch_delay_us);
 }
 
 TEST(C3Properties, HopperPresetsArePlausible) {

@@ -72,6 +72,7 @@ constexpr FieldDef kFields[] = {
   {"model.gemm.l2_reuse_depth_k",  D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::l2_reuse_depth_k>, nullptr},
   {"model.gemm.tile_swizzle", D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::tile_swizzle>, nullptr},
   {"model.gemm.memory_stall_fraction", D::dimensionless, C::non_negative, kReq, at<&S::model, &M::gemm, &GemmModel::memory_stall_fraction>, nullptr},
+  {"model.gemm.beside_partition_efficiency", D::dimensionless, C::fraction, kReq, at<&S::model, &M::gemm, &GemmModel::beside_partition_efficiency>, nullptr},
 
   {"model.memory.xcd_fabric_bandwidth", D::bandwidth, C::positive,     kReq, at<&S::model, &M::memory, &MemoryModel::xcd_fabric_bw>, nullptr},
   {"model.memory.llc_bandwidth",        D::bandwidth, C::non_negative, kReq, at<&S::model, &M::memory, &MemoryModel::llc_bw>, nullptr},

@@ -66,16 +66,19 @@ struct DmaSpec {
 
 // model.gemm: the vendor GEMM library's kernels, as the tile model sees them.
 struct GemmModel {
-  int macro_tile_m = 256;            // macro_tile_m
-  int macro_tile_n = 256;            // macro_tile_n
-  bool persistent = false;           // persistent: grid = #CUs, each workgroup loops over tiles
-  double matrix_efficiency = 1.0;    // matrix_efficiency: achieved / peak FLOP rate per CU
-  int l2_reuse_depth_k = 256;        // l2_reuse_depth_k: K-extent of a shared panel kept live in L2
-  int tile_swizzle = 1;              // tile_swizzle: tiles are visited in bands of this many rows,
-                                     //   column by column (CUTLASS-style rasterization); 1 = row-major
-  double memory_stall_fraction = 0;  // memory_stall_fraction: a tile stretches by 1 + f * u when other
-                                     //   kernels use a share u of the memory it misses to
-                                     //   so the tiles sharing it hit (sets the L2 working set)
+  int macro_tile_m = 256;                  // macro_tile_m
+  int macro_tile_n = 256;                  // macro_tile_n
+  bool persistent = false;                 // persistent: grid = #CUs, each workgroup loops over tiles
+  double matrix_efficiency = 1.0;          // matrix_efficiency: achieved / peak FLOP rate per CU
+  int l2_reuse_depth_k = 256;              // l2_reuse_depth_k: K-extent of a shared panel kept live in L2
+  int tile_swizzle = 1;                    // tile_swizzle: tiles are visited in bands of this many rows,
+                                           //   column by column (CUTLASS-style rasterization); 1 = row-major
+  double beside_partition_efficiency = 1;  // beside_partition_efficiency: compute rate a GEMM keeps when
+                                           //   it runs in the units left beside another stream's partition
+                                           //   (the rp policies' GEMM side) rather than in its own group
+  double memory_stall_fraction = 0;        // memory_stall_fraction: a tile stretches by 1 + f * u when other
+                                           //   kernels use a share u of the memory it misses to
+                                           //   so the tiles sharing it hit (sets the L2 working set)
 };
 
 // model.memory: achieved (not peak) bandwidths the fluid solver shares out.

@@ -43,6 +43,7 @@ double us(TimePs t) { return ps_to_us(t); }
 struct C3Simulator::Setup {
   std::optional<wl::Gemm> gemm;
   std::optional<int> gemm_cus;
+  bool gemm_beside_partition = false;  // gemm_cus are what another stream's partition left
   int gemm_priority = 0;
   TimePs gemm_launch = 0;
   std::optional<wl::Collective> coll;
@@ -128,7 +129,7 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
 
   if (s.gemm) {
     const int cus = s.gemm_cus.value_or(spec_.compute.total_cus());
-    GemmPlan plan = plan_gemm(*s.gemm, spec_, cus);
+    GemmPlan plan = plan_gemm(*s.gemm, spec_, cus, s.gemm_beside_partition && s.gemm_cus.has_value());
     out.gemm_workgroups = plan.workgroups;
     engine::StreamConfig sc{"gemm_stream", s.gemm_priority, {}};
     if (s.gemm_cus) sc.mask = spread_mask(spec_, *s.gemm_cus, /*from_low=*/false);
@@ -218,13 +219,14 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
   return out;
 }
 
-IsoGemmResult C3Simulator::iso_gemm(const wl::Gemm& gemm, std::optional<int> cus) {
-  const std::string key =
-      fmt::format("{}|{}|{}", gemm.shape_string(), hw::to_string(gemm.dtype), cus.value_or(-1));
+IsoGemmResult C3Simulator::iso_gemm(const wl::Gemm& gemm, std::optional<int> cus, bool beside_partition) {
+  const std::string key = fmt::format("{}|{}|{}|{}", gemm.shape_string(), hw::to_string(gemm.dtype),
+                                      cus.value_or(-1), beside_partition);
   if (auto it = gemm_cache_.find(key); it != gemm_cache_.end()) return it->second;
   Setup s;
   s.gemm = gemm;
   if (cus && *cus < spec_.compute.total_cus()) s.gemm_cus = cus;
+  s.gemm_beside_partition = beside_partition;
   const Outcome o = simulate(s);
   IsoGemmResult r;
   r.time_us = us(o.gemm_end);
@@ -310,6 +312,7 @@ C3Result C3Simulator::run_plan(const wl::Scenario& scenario, const std::string& 
   Setup s;
   s.gemm = scenario.gemm;
   s.gemm_cus = plan.gemm_cus;
+  s.gemm_beside_partition = plan.gemm_cus.has_value();  // every partitioned policy sets the GEMM's units
   s.gemm_priority = plan.gemm_priority;
   s.coll = scenario.collective;
   s.coll->impl = plan.comm_impl;

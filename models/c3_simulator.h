@@ -87,7 +87,10 @@ public:
   [[nodiscard]] const hw::NodeSpec& spec() const { return spec_; }
 
   // `cus`: CUs left to the GEMM (a CU mask; multiples of the mask granularity), nullopt = all.
-  IsoGemmResult iso_gemm(const wl::Gemm& gemm, std::optional<int> cus = std::nullopt);
+  // `beside_partition`: those CUs are what another stream's partition left (as under rp:<n>)
+  // rather than a group of their own (as in a CU-count sweep).
+  IsoGemmResult iso_gemm(const wl::Gemm& gemm, std::optional<int> cus = std::nullopt,
+                         bool beside_partition = false);
   // `workgroups` caps a CU collective's channels; `engines` the copy engines a DMA one uses.
   IsoCollResult iso_coll(const wl::Collective& coll, int gpus, std::optional<int> workgroups = std::nullopt,
                          std::optional<int> engines = std::nullopt);

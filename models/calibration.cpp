@@ -17,7 +17,7 @@ namespace c3sim::models {
 
 namespace {
 
-enum class StageKind { gemm, collective, dma };
+enum class StageKind { gemm, gemm_beside_partition, collective, dma };
 
 // One fitted parameter: its key, range, how its value is reached in the spec, and the unit its
 // value is written in (display scale: value_SI / scale).
@@ -41,6 +41,7 @@ struct Point {
   StageKind stage = StageKind::gemm;
   wl::Gemm gemm;
   int cus = 0;
+  bool beside_partition = false;  // measured in the units left beside a partition (extra.partition: rest)
   wl::Collective coll;
   int gpus = 0;
   double sum_log_us = 0;
@@ -60,6 +61,12 @@ std::vector<StageDef> stage_defs(const hw::NodeSpec& base) {
                   [](S& s) { return &s.model.memory.l2_bw_per_xcd; }, GB, "GB/s"},
                  {"model.memory.hbm_bandwidth", 500 * GB, std::max(base.memory.hbm_bw, 600 * GB), true,
                   [](S& s) { return &s.model.memory.hbm_bw; }, GB, "GB/s"}}});
+  // After the GEMM stage, from iso_gemm records measured beside a partition (`c3bench sweep --what
+  // gemm_sms_rest`): what that placement costs beyond the units it lacks. Optional.
+  st.push_back({StageKind::gemm_beside_partition,
+                "gemm beside a partition",
+                {{"model.gemm.beside_partition_efficiency", 0.3, 1.0, false,
+                  [](S& s) { return &s.model.gemm.beside_partition_efficiency; }, 1, ""}}});
   st.push_back({StageKind::collective,
                 "collective",
                 {{"model.collective.workgroup_copy_bandwidth", 2 * GB, 200 * GB, true,
@@ -132,11 +139,13 @@ Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOp
           continue;
         }
         Point p;
-        p.stage = StageKind::gemm;
+        p.beside_partition = g->extra.contains("partition") && g->extra["partition"] == "rest";
+        p.stage = p.beside_partition ? StageKind::gemm_beside_partition : StageKind::gemm;
         p.gemm = wl::Gemm{g->tag, g->m, g->n, g->k, hw::parse_dtype(g->dtype).value_or(hw::Dtype::bf16), ""};
         p.cus = g->cus;
         // The key first: argument evaluation order is unspecified, and p is moved into add().
-        const std::string key = fmt::format("g|{}|{}|{}", p.gemm.shape_string(), g->dtype, g->cus);
+        const std::string key =
+            fmt::format("g|{}|{}|{}|{}", p.gemm.shape_string(), g->dtype, g->cus, p.beside_partition);
         add(key, std::move(p), g->time_us);
       } else if (const auto* r = std::get_if<wl::IsoCollRecord>(&rec)) {
         const StageKind k = r->impl == "cu" ? StageKind::collective : StageKind::dma;
@@ -160,9 +169,10 @@ Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOp
 }
 
 double predict_us(C3Simulator& sim, const Point& p) {
-  if (p.stage == StageKind::gemm) {
+  if (p.stage == StageKind::gemm || p.stage == StageKind::gemm_beside_partition) {
     const int total = sim.spec().compute.total_cus();
-    return sim.iso_gemm(p.gemm, p.cus >= total ? std::nullopt : std::optional<int>(p.cus)).time_us;
+    return sim.iso_gemm(p.gemm, p.cus >= total ? std::nullopt : std::optional<int>(p.cus), p.beside_partition)
+        .time_us;
   }
   return sim.iso_coll(p.coll, p.gpus, p.coll.max_workgroups).time_us;
 }
@@ -262,6 +272,7 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
     for (const auto& [key, p] : data.points) {
       if (p.stage == def.kind) pts.push_back(&p);
     }
+    if (pts.empty() && def.kind == StageKind::gemm_beside_partition) continue;  // optional: base value kept
     if (pts.empty()) {
       throw InputError(
           SourceLocation{files.empty() ? std::string("<measurements>") : files.front().path, 0, 0},

@@ -7,7 +7,7 @@
 
 namespace c3sim::models {
 
-GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_available) {
+GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_available, bool beside_partition) {
   if (gemm.m <= 0 || gemm.n <= 0 || gemm.k <= 0) throw ModelError("plan_gemm: non-positive GEMM size");
   const auto peak = spec.compute.peak_flops.find(gemm.dtype);
   if (peak == spec.compute.peak_flops.end()) {
@@ -29,7 +29,8 @@ GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_avail
   g.b_bytes = g.k * static_cast<double>(gemm.n) * elt;
   p.flops_per_tile = 2.0 * g.tile_m * g.tile_n * g.k;
   p.write_bytes_per_tile = g.tile_m * g.tile_n * elt;
-  p.cu_flop_rate = peak->second / spec.compute.total_cus() * spec.model.gemm.matrix_efficiency;
+  p.cu_flop_rate = peak->second / spec.compute.total_cus() * spec.model.gemm.matrix_efficiency *
+                   (beside_partition ? spec.model.gemm.beside_partition_efficiency : 1.0);
   p.persistent = spec.model.gemm.persistent;
   const std::int64_t tiles = g.tiles();
   if (p.persistent) {

@@ -29,7 +29,10 @@ struct GemmPlan {
 
 // `cus_available`: CUs the kernel may use (sets a persistent kernel's grid, like
 // cublasSetSmCountTarget or a green context does).
-GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_available);
+// `beside_partition`: the GEMM runs in the units left beside another stream's partition (the rp
+// policies), at model.gemm.beside_partition_efficiency of its compute rate.
+GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_available,
+                   bool beside_partition = false);
 
 struct GemmTraffic {
   double l2_read = 0;  // bytes per tile, CU <- L2

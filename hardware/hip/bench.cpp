@@ -54,13 +54,13 @@ Part Bench::gemm_part(int sm_limit) {
           }};
 }
 
-Part Bench::gemm_part_beside(int group_units) {
+Part Bench::gemm_part_beside(int group_units, bool sm_target) {
   std::vector<StreamRef> streams;
   int target = 0;
   for (int g = 0; g < gpus(); ++g) {
     const SmPartition& p = partitions_.get(g, group_units, units());
     streams.push_back({g, p.rest_stream()});
-    target = p.rest_sms();
+    target = sm_target ? p.rest_sms() : 0;
   }
   return {"gemm", streams, [this, streams, target] {
             for (const StreamRef& s : streams) gemm_.enqueue(s.gpu, s.stream, target);

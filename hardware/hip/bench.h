@@ -57,7 +57,9 @@ public:
   // GEMM on every GPU: whole GPU (stream "gemm"), or on an SM group of >= sm_limit units.
   Part gemm_part(int sm_limit = 0);
   // GEMM on the "rest" side of each GPU's partition whose group has >= group_units units.
-  Part gemm_part_beside(int group_units);
+  // The GEMM in the SMs/CUs left beside a group of `group_units` (the rp policies' GEMM side).
+  // With sm_target false, cuBLAS plans for the whole device instead of the partition.
+  Part gemm_part_beside(int group_units, bool sm_target = true);
   // Collective on its own streams; high_priority puts a cu collective on the most urgent stream.
   Part coll_part(const CollConfig& config, bool high_priority = false);
   // cu collective inside each GPU's partition group of >= group_units, capped at that many CTAs.

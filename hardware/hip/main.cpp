@@ -186,7 +186,7 @@ int command_sweep(const CommonOptions& o, const std::string& what, const std::st
   bench::SweepRequest q;
   q.what = split_list(what);
   if (q.what.size() == 1 && q.what[0] == "all") {
-    q.what = {"gemm_sms", "coll_ctas", "dma_size", "dma_engines", "dma_latency"};
+    q.what = {"gemm_sms", "gemm_sms_rest", "coll_ctas", "dma_size", "dma_engines", "dma_latency"};
   }
   bench::validate_sweep(q);
   if (!o.scenario_file.empty()) {
@@ -270,9 +270,13 @@ int main(int argc, char** argv) {
   add_common(sweep, sweep_opts, false);
   sweep
       ->add_option("--what", what,
-                   "Comma-separated: gemm_sms, coll_ctas, dma_size, dma_engines, dma_latency, or all")
+                   "Comma-separated: gemm_sms, gemm_sms_rest, coll_ctas, dma_size, dma_engines, "
+                   "dma_latency, or all")
       ->capture_default_str();
-  sweep->add_option("--sm-limits", sm_limits, "gemm_sms: SM/CU group sizes")->capture_default_str();
+  sweep
+      ->add_option("--sm-limits", sm_limits,
+                   "gemm_sms: SM/CU group sizes; gemm_sms_rest: the group split off")
+      ->capture_default_str();
   sweep->add_option("--cta-limits", sweep_ctas, "coll_ctas: CTA caps")->capture_default_str();
   sweep->add_option("--sizes", sizes, "coll_ctas, dma_size: per-GPU output sizes")->capture_default_str();
   sweep->add_option("--engine-sweep-bytes", engine_bytes, "dma_engines: the size swept")

@@ -10,8 +10,8 @@ namespace c3sim::bench {
 namespace {
 
 const std::vector<std::string>& sweep_names() {
-  static const std::vector<std::string> names{"gemm_sms", "coll_ctas", "dma_size", "dma_engines",
-                                              "dma_latency"};
+  static const std::vector<std::string> names{"gemm_sms", "gemm_sms_rest", "coll_ctas",
+                                              "dma_size", "dma_engines",   "dma_latency"};
   return names;
 }
 
@@ -76,6 +76,44 @@ void sweep_gemm_sms(HardwareRunner& runner, const SweepRequest& q, std::vector<w
       r.spread_us = times[i].total.spread();
       r.trials = times[i].trials;
       r.extra["sweep"] = "gemm_sms";
+      r.extra["tflops"] = g.flops() / (r.time_us * 1e-6) / 1e12;
+      out.emplace_back(std::move(r));
+    }
+  }
+}
+
+// The GEMM in the partition left beside a group of each size (what rp:<n> gives the GEMM), with
+// the BLAS told the partition's size and, for comparison, not told.
+void sweep_gemm_sms_rest(HardwareRunner& runner, const SweepRequest& q, std::vector<wl::Record>& out) {
+  Bench& b = runner.bench();
+  for (const wl::Gemm& g : q.gemms) {
+    b.prepare_gemm(g);
+    std::vector<Measurement> list;
+    std::vector<std::pair<int, bool>> what;  // (group size, sm target set)
+    for (int limit : q.sm_limits) {
+      if (limit >= b.units()) continue;
+      for (bool target : {true, false}) {
+        list.push_back({{b.gemm_part_beside(limit, target)}});
+        what.emplace_back(limit, target);
+      }
+    }
+    const auto times = b.measure(list, q.warmups, q.trials);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const auto [group, rest] = b.partition_units(what[i].first);
+      wl::IsoGemmRecord r;
+      r.tag = g.tag;
+      r.m = g.m;
+      r.n = g.n;
+      r.k = g.k;
+      r.dtype = hw::to_string(g.dtype);
+      r.cus = rest;
+      r.time_us = times[i].total.median;
+      r.spread_us = times[i].total.spread();
+      r.trials = times[i].trials;
+      r.extra["sweep"] = what[i].second ? "gemm_sms_rest" : "gemm_sms_rest_no_target";
+      r.extra["partition"] = "rest";
+      r.extra["group_units"] = group;
+      r.extra["sm_target"] = what[i].second ? rest : 0;
       r.extra["tflops"] = g.flops() / (r.time_us * 1e-6) / 1e12;
       out.emplace_back(std::move(r));
     }
@@ -152,7 +190,7 @@ void validate_sweep(const SweepRequest& request) {
     if (std::find(sweep_names().begin(), sweep_names().end(), w) == sweep_names().end()) {
       throw InputError({}, "--what",
                        "unknown sweep '" + w +
-                           "' (known: gemm_sms, coll_ctas, dma_size, "
+                           "' (known: gemm_sms, gemm_sms_rest, coll_ctas, dma_size, "
                            "dma_engines, dma_latency, all)");
     }
   }
@@ -162,6 +200,7 @@ std::vector<wl::Record> run_sweeps(HardwareRunner& runner, const SweepRequest& q
   std::vector<wl::Record> out;
   const DmaOptions dma = runner.dma_options();
   if (wants(q, "gemm_sms")) sweep_gemm_sms(runner, q, out);
+  if (wants(q, "gemm_sms_rest")) sweep_gemm_sms_rest(runner, q, out);
   if (wants(q, "coll_ctas")) {
     for (wl::CollectiveOp op : kOps) {
       for (std::int64_t bytes : q.sizes) {

@@ -2,6 +2,7 @@
 // Calibration microbenchmarks (`c3bench sweep`), each writing ordinary iso_gemm / iso_coll
 // records so the simulator's calibration reads them like any measurement:
 //   gemm_sms     GEMM time vs SMs/CUs available (green-context / CU-mask groups)
+//   gemm_sms_rest  the GEMM in the partition left beside a group (the rp policies' GEMM side)
 //   coll_ctas    vendor collective time vs CTAs/channels allowed (maxCTAs)
 //   dma_size     DMA, zero-CTA and kernel collectives vs size (bytes checked at every size)
 //   dma_engines  DMA collective vs queues per GPU, chunks, push/pull, batched or single copies

@@ -131,8 +131,8 @@ bool GpuDispatcher::place_level(const std::vector<KernelId>& level) {
         limits[r][xs] = static_cast<std::int64_t>(entitled[r][xs]);
       }
     }
-    // Later kernels first: their small shares must not be eaten by the oldest kernel's rounding.
-    for (size_t r = level.size(); r-- > 0;) {
+    // Later kernels only: the oldest takes whatever they leave in the pass below.
+    for (size_t r = level.size(); r-- > 1;) {
       Kernel& kern = kernels_[static_cast<size_t>(level[r])];
       const std::vector<std::int64_t> before = kern.dispatched;
       placed_any = place(level[r], &limits[r]) || placed_any;

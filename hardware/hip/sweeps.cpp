@@ -48,6 +48,22 @@ void check_bytes(Bench& bench, const CollConfig& c, std::uint64_t& wrong) {
   }
 }
 
+wl::IsoGemmRecord gemm(const wl::Gemm& g, int units, const MeasuredTimes& t, const std::string& sweep) {
+  wl::IsoGemmRecord r;
+  r.tag = g.tag;
+  r.m = g.m;
+  r.n = g.n;
+  r.k = g.k;
+  r.dtype = hw::to_string(g.dtype);
+  r.cus = units;
+  r.time_us = t.total.median;
+  r.spread_us = t.total.spread();
+  r.trials = t.trials;
+  r.extra["sweep"] = sweep;
+  r.extra["tflops"] = g.flops() / (r.time_us * 1e-6) / 1e12;
+  return r;
+}
+
 void sweep_gemm_sms(HardwareRunner& runner, const SweepRequest& q, std::vector<wl::Record>& out) {
   Bench& b = runner.bench();
   for (const wl::Gemm& g : q.gemms) {
@@ -64,21 +80,7 @@ void sweep_gemm_sms(HardwareRunner& runner, const SweepRequest& q, std::vector<w
       }
     }
     const auto times = b.measure(list, q.warmups, q.trials);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      wl::IsoGemmRecord r;
-      r.tag = g.tag;
-      r.m = g.m;
-      r.n = g.n;
-      r.k = g.k;
-      r.dtype = hw::to_string(g.dtype);
-      r.cus = units[i];
-      r.time_us = times[i].total.median;
-      r.spread_us = times[i].total.spread();
-      r.trials = times[i].trials;
-      r.extra["sweep"] = "gemm_sms";
-      r.extra["tflops"] = g.flops() / (r.time_us * 1e-6) / 1e12;
-      out.emplace_back(std::move(r));
-    }
+    for (std::size_t i = 0; i < list.size(); ++i) out.emplace_back(gemm(g, units[i], times[i], "gemm_sms"));
   }
 }
 
@@ -100,21 +102,11 @@ void sweep_gemm_sms_rest(HardwareRunner& runner, const SweepRequest& q, std::vec
     const auto times = b.measure(list, q.warmups, q.trials);
     for (std::size_t i = 0; i < list.size(); ++i) {
       const auto [group, rest] = b.partition_units(what[i].first);
-      wl::IsoGemmRecord r;
-      r.tag = g.tag;
-      r.m = g.m;
-      r.n = g.n;
-      r.k = g.k;
-      r.dtype = hw::to_string(g.dtype);
-      r.cus = rest;
-      r.time_us = times[i].total.median;
-      r.spread_us = times[i].total.spread();
-      r.trials = times[i].trials;
-      r.extra["sweep"] = what[i].second ? "gemm_sms_rest" : "gemm_sms_rest_no_target";
+      wl::IsoGemmRecord r =
+          gemm(g, rest, times[i], what[i].second ? "gemm_sms_rest" : "gemm_sms_rest_no_target");
       r.extra["partition"] = "rest";
       r.extra["group_units"] = group;
       r.extra["sm_target"] = what[i].second ? rest : 0;
-      r.extra["tflops"] = g.flops() / (r.time_us * 1e-6) / 1e12;
       out.emplace_back(std::move(r));
     }
   }

@@ -115,23 +115,21 @@ bool GpuDispatcher::place_level(const std::vector<KernelId>& level) {
   bool placed_any = false;
   const double share = config_.later_kernel_share;
   if (level.size() > 1 && share > 0) {
-    // Each kernel's entitlement on an XCD is its weight times the slots free there now, plus the
-    // fraction it was owed last time; the oldest kernel's weight is what the later ones leave.
-    const auto n = static_cast<double>(level.size());
+    // A later kernel's entitlement on an XCD is `share` of the slots free there before anyone
+    // places, plus the fraction it was owed last time. The oldest (level[0]) takes whatever the
+    // later ones leave, in the pass below.
     const int X = config_.xcds;
     std::vector<std::vector<std::int64_t>> limits(level.size(),
                                                   std::vector<std::int64_t>(static_cast<size_t>(X)));
     std::vector<std::vector<double>> entitled(level.size(), std::vector<double>(static_cast<size_t>(X)));
-    for (size_t r = 0; r < level.size(); ++r) {
+    for (size_t r = 1; r < level.size(); ++r) {
       const Kernel& kern = kernels_[static_cast<size_t>(level[r])];
-      const double weight = r == 0 ? 1.0 - (n - 1.0) * share : share;
       for (int x = 0; x < X; ++x) {
         const auto xs = static_cast<size_t>(x);
-        entitled[r][xs] = kern.share_credit[xs] + weight * static_cast<double>(free_capacity(level[r], x));
+        entitled[r][xs] = kern.share_credit[xs] + share * static_cast<double>(free_capacity(level[r], x));
         limits[r][xs] = static_cast<std::int64_t>(entitled[r][xs]);
       }
     }
-    // Later kernels only: the oldest takes whatever they leave in the pass below.
     for (size_t r = level.size(); r-- > 1;) {
       Kernel& kern = kernels_[static_cast<size_t>(level[r])];
       const std::vector<std::int64_t> before = kern.dispatched;

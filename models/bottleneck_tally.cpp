@@ -24,7 +24,8 @@ void BottleneckObserver::before_step(engine::Simulation& sim, TimePs next) {
   while (groups_.size() < nres)
     groups_.push_back(resource_group(solver.resource_name(static_cast<engine::ResourceId>(groups_.size()))));
 
-  const auto flows = solver.live_flow_ids();
+  solver.live_flow_ids(live_);
+  const std::vector<engine::FlowId>& flows = live_;
   std::vector<std::array<double, 2>> load(nres, {0.0, 0.0});
   std::vector<int> cls(flows.size());
   std::array<int, 2> count{0, 0};

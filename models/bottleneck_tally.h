@@ -28,6 +28,7 @@ private:
   std::string gemm_prefix_;
   std::vector<std::string> groups_;  // by resource id, filled lazily
   BottleneckTally tally_;
+  std::vector<engine::FlowId> live_;  // scratch, reused every step
 };
 
 }  // namespace c3sim::models

@@ -75,7 +75,8 @@ struct C3Simulator::Outcome {
   BottleneckTally tally;
 };
 
-C3Simulator::C3Simulator(hw::NodeSpec spec, SimOptions options) : spec_(std::move(spec)), options_(options) {}
+C3Simulator::C3Simulator(hw::NodeSpec spec, SimOptions options)
+    : spec_(std::move(spec)), options_(options), cache_model_(spec_) {}
 
 int C3Simulator::gpus_of(const wl::Scenario& scenario) const {
   return scenario.gpus.value_or(spec_.interconnect.gpus);
@@ -134,7 +135,7 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
     engine::StreamConfig sc{"gemm_stream", s.gemm_priority, {}};
     if (s.gemm_cus) sc.mask = spread_mask(spec_, *s.gemm_cus, /*from_low=*/false);
     const engine::StreamId stream = gpu.add_stream(std::move(sc));
-    gemm_model = std::make_shared<GemmWorkgroupModel>(plan, spec_, res, state);
+    gemm_model = std::make_shared<GemmWorkgroupModel>(plan, spec_, cache_model_, res, state);
     const double tiles = static_cast<double>(plan.geometry.tiles());
     sim.at(s.gemm_launch, [&, stream, plan, tiles] {
       engine::KernelDesc d{fmt::format("{}:{}", kGemmKernelPrefix,
@@ -208,8 +209,8 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
         std::min<std::int64_t>(p.workgroups / spec_.compute.xcds + 1,
                                (s.gemm_cus.value_or(spec_.compute.total_cus())) / spec_.compute.xcds));
     std::fill(iso.gemm_tiles.begin(), iso.gemm_tiles.end(), per_xcd);
-    GemmWorkgroupModel probe(p, spec_, res, iso);
-    const GemmTraffic t = probe.traffic(engine::CohortContext{0, 0, per_xcd, 0, per_xcd, 0});
+    GemmWorkgroupModel probe(p, spec_, cache_model_, res, iso);
+    const GemmTraffic t = probe.traffic(engine::CohortContext{0, 0, per_xcd, 0, 0});
     out.first_hits = t.hits;
   }
   if (s.tally) out.tally = observer.tally();
@@ -263,11 +264,19 @@ IsoCollResult C3Simulator::iso_coll(const wl::Collective& coll, int gpus, std::o
   return r;
 }
 
-C3Result C3Simulator::run(const wl::Scenario& scenario, const Policy& policy, engine::TraceRecorder* trace) {
+LaunchPlan C3Simulator::plan_of(const wl::Scenario& scenario, const Policy& policy) const {
   const int gpus = gpus_of(scenario);
   PolicyContext ctx{spec_, scenario, plan_gemm(scenario.gemm, spec_, spec_.compute.total_cus()).workgroups,
                     plan_collective(scenario.collective, spec_, gpus, std::nullopt).workgroups};
-  return run_plan(scenario, policy.name(), policy.plan(ctx), trace, options_.attribution);
+  return policy.plan(ctx);
+}
+
+C3Result C3Simulator::run(const wl::Scenario& scenario, const Policy& policy, engine::TraceRecorder* trace) {
+  return run_plan(scenario, policy.name(), plan_of(scenario, policy), trace, options_.attribution);
+}
+
+C3Result C3Simulator::run_timing(const wl::Scenario& scenario, const Policy& policy) {
+  return run_plan(scenario, policy.name(), plan_of(scenario, policy), nullptr, false);
 }
 
 C3Result C3Simulator::run_named(const wl::Scenario& scenario, const std::string& name) {
@@ -277,11 +286,7 @@ C3Result C3Simulator::run_named(const wl::Scenario& scenario, const std::string&
     if (include_plain_dma) names.emplace_back("dma");
     for (int cus : rp_sweep_cus(spec_)) names.push_back(fmt::format("{}:{}", family, cus));
     for (const auto& n : names) {
-      auto policy = make_policy(n, spec_);
-      SimOptions saved = options_;
-      options_.attribution = false;  // attribution only for the winner
-      C3Result r = run(scenario, *policy);
-      options_ = saved;
+      C3Result r = run_timing(scenario, *make_policy(n, spec_));  // attribution only for the winner
       if (!best || r.total_us < best->total_us) best = r;
     }
     auto winner = make_policy(best->policy, spec_);
@@ -299,6 +304,37 @@ C3Result C3Simulator::run_named(const wl::Scenario& scenario, const std::string&
 
 C3Result C3Simulator::run_plan(const wl::Scenario& scenario, const std::string& name, const LaunchPlan& plan,
                                engine::TraceRecorder* trace, bool attribution) {
+  const int gpus = gpus_of(scenario);
+  // Simulation is deterministic, so one scenario under one launch plan is simulated once per
+  // simulator: sweeps and the heuristics' picks ask for the same runs again. A traced run is
+  // always simulated (the trace is the point).
+  const std::string key =
+      fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", scenario.gemm.shape_string(),
+                  hw::to_string(scenario.gemm.dtype), wl::to_string(scenario.collective.op),
+                  scenario.collective.bytes, scenario.collective.max_workgroups.value_or(-1), gpus,
+                  plan.comm_first, plan.gemm_priority, plan.comm_priority, plan.gemm_cus.value_or(-1),
+                  plan.comm_cus.value_or(-1), wl::to_string(plan.comm_impl));
+  if (trace == nullptr) {
+    auto hit = c3_cache_.find(key + "|attributed");
+    if (hit == c3_cache_.end() && !attribution) hit = c3_cache_.find(key);
+    if (hit != c3_cache_.end()) {
+      C3Result r = hit->second;
+      r.scenario = scenario.name;
+      r.policy = name;
+      if (!attribution) {
+        r.gemm_attribution.reset();
+        r.coll_attribution.reset();
+      }
+      return r;
+    }
+  }
+  C3Result r = simulate_plan(scenario, name, plan, trace, attribution);
+  if (trace == nullptr) c3_cache_[attribution ? key + "|attributed" : key] = r;
+  return r;
+}
+
+C3Result C3Simulator::simulate_plan(const wl::Scenario& scenario, const std::string& name,
+                                    const LaunchPlan& plan, engine::TraceRecorder* trace, bool attribution) {
   const int gpus = gpus_of(scenario);
   wl::Collective base_coll = scenario.collective;
   base_coll.impl = wl::CollectiveImpl::cu;

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "hardware/node_spec.h"
+#include "models/cache_model.h"
 #include "models/policy.h"
 #include "sim/engine/trace_recorder.h"
 #include "workloads/scenario.h"
@@ -97,6 +98,9 @@ public:
 
   // One policy; `trace` records the run when given.
   C3Result run(const wl::Scenario& scenario, const Policy& policy, engine::TraceRecorder* trace = nullptr);
+  // The same run without the attribution counterfactuals (times only): what sweeps and heuristics
+  // compare.
+  C3Result run_timing(const wl::Scenario& scenario, const Policy& policy);
   // A policy by name, including the sweeps "rp_best", "sp_rp_best" and "dma_rp_best".
   C3Result run_named(const wl::Scenario& scenario, const std::string& name);
 
@@ -106,13 +110,19 @@ private:
   struct Setup;
   struct Outcome;
   Outcome simulate(const Setup& setup);
+  [[nodiscard]] LaunchPlan plan_of(const wl::Scenario& scenario, const Policy& policy) const;
+  // Memoized over (scenario contents, launch plan); see simulate_plan.
   C3Result run_plan(const wl::Scenario& scenario, const std::string& name, const LaunchPlan& plan,
                     engine::TraceRecorder* trace, bool attribution);
+  C3Result simulate_plan(const wl::Scenario& scenario, const std::string& name, const LaunchPlan& plan,
+                         engine::TraceRecorder* trace, bool attribution);
 
   hw::NodeSpec spec_;
   SimOptions options_;
+  CacheModel cache_model_;  // shared by every run, so its memo of panel sharing is too
   std::map<std::string, IsoGemmResult> gemm_cache_;
   std::map<std::string, IsoCollResult> coll_cache_;
+  std::map<std::string, C3Result> c3_cache_;
 };
 
 }  // namespace c3sim::models

@@ -17,9 +17,17 @@ CacheModel::CacheModel(const hw::NodeSpec& spec)
 CacheModel::Sharing CacheModel::sharing(const GemmGeometry& g, std::int64_t first_tile,
                                         int tiles_on_xcd) const {
   const std::int64_t total = g.tiles();
-  const std::uint64_t key =
-      (static_cast<std::uint64_t>(first_tile % total) << 20) ^ static_cast<std::uint64_t>(tiles_on_xcd);
-  if (auto it = sharing_memo_.find(key); it != sharing_memo_.end()) return it->second;
+  const std::pair<std::int64_t, std::int64_t> grid{g.tiles_m, g.tiles_n};
+  if (last_table_ == nullptr || grid != last_grid_) {
+    last_table_ = &sharing_memo_[grid];
+    last_grid_ = grid;
+    if (last_table_->empty()) last_table_->resize(static_cast<size_t>(total));
+  }
+  std::vector<Sharing>& by_count = (*last_table_)[static_cast<size_t>(first_tile % total)];
+  if (by_count.size() <= static_cast<size_t>(tiles_on_xcd))
+    by_count.resize(static_cast<size_t>(tiles_on_xcd) + 1);
+  Sharing& memo = by_count[static_cast<size_t>(tiles_on_xcd)];
+  if (memo.unique_rows >= 0) return memo;
   // Tiles on this XCD: every xcds-th tile of the dispatch order.
   scratch_rows_.clear();
   scratch_cols_.clear();
@@ -38,9 +46,8 @@ CacheModel::Sharing CacheModel::sharing(const GemmGeometry& g, std::int64_t firs
     std::sort(v.begin(), v.end());
     return static_cast<double>(std::unique(v.begin(), v.end()) - v.begin());
   };
-  const Sharing s{count_unique(scratch_rows_), count_unique(scratch_cols_)};
-  sharing_memo_.emplace(key, s);
-  return s;
+  memo = Sharing{count_unique(scratch_rows_), count_unique(scratch_cols_)};
+  return memo;
 }
 
 double CacheModel::l2_hit(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd,

@@ -13,8 +13,8 @@
 // while B plus the A panels of rows in flight, plus the streams of concurrent collectives, fit.
 // Without an LLC (Hopper) the same rule is applied to the L2 itself as the last level.
 #include <cstdint>
-#include <unordered_map>
-
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "hardware/node_spec.h"
@@ -50,14 +50,20 @@ public:
 
 private:
   struct Sharing {
-    double unique_rows = 0;
-    double unique_cols = 0;
+    double unique_rows = -1;
+    double unique_cols = -1;
   };
-  // Unique A row-panels and B column-panels among the tiles on one XCD; depends only on the first
-  // tile and the count, so it is memoized (refreshes ask the same question many times).
+  // Unique A row-panels and B column-panels among the tiles on one XCD; depends only on the tile
+  // grid, the first tile and the count, so it is memoized (refreshes, and every policy of a sweep,
+  // ask the same questions many times).
   [[nodiscard]] Sharing sharing(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd) const;
 
-  mutable std::unordered_map<std::uint64_t, Sharing> sharing_memo_;
+  // Per tile grid (tiles_m, tiles_n): indexed by first tile, then by tile count; unique_rows < 0
+  // marks an entry not computed yet. Direct indexing: this is asked on every refresh.
+  using SharingTable = std::vector<std::vector<Sharing>>;
+  mutable std::map<std::pair<std::int64_t, std::int64_t>, SharingTable> sharing_memo_;
+  mutable std::pair<std::int64_t, std::int64_t> last_grid_{-1, -1};
+  mutable SharingTable* last_table_ = nullptr;
   mutable std::vector<std::int64_t> scratch_rows_, scratch_cols_;
   int xcds_;
   double l2_bytes_;

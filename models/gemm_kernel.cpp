@@ -43,23 +43,34 @@ GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_avail
   return p;
 }
 
-GemmWorkgroupModel::GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, const NodeResources& res,
-                                       const InterferenceState& state)
+GemmWorkgroupModel::GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, const CacheModel& cache,
+                                       const NodeResources& res, const InterferenceState& state)
     : plan_(std::move(plan)),
-      cache_(spec),
+      cache_(cache),
       res_(res),
       state_(state),
       stall_fraction_(spec.model.gemm.memory_stall_fraction),
       last_() {}
 
-GemmTraffic GemmWorkgroupModel::traffic(const engine::CohortContext& ctx) const {
+GemmWorkgroupModel::TrafficInputs GemmWorkgroupModel::inputs(const engine::CohortContext& ctx) const {
   const auto xcd = static_cast<size_t>(ctx.xcd);
-  const int tiles_here = std::max(ctx.count, state_.gemm_tiles[xcd]);
-  const int comm_here = state_.isolate_caches ? 0 : state_.comm_wgs[xcd];
+  TrafficInputs in;
+  in.tiles_here = std::max(ctx.count, state_.gemm_tiles[xcd]);
+  in.comm_here = state_.isolate_caches ? 0 : state_.comm_wgs[xcd];
   int tiles_total = 0;
   for (int t : state_.gemm_tiles) tiles_total += t;
-  tiles_total = std::max(tiles_total, ctx.count);
-  const double pollution = state_.isolate_caches ? 0.0 : state_.llc_pollution_bytes;
+  in.tiles_total = std::max(tiles_total, ctx.count);
+  in.pollution = state_.isolate_caches ? 0.0 : state_.llc_pollution_bytes;
+  in.memory_load_by_others = state_.memory_load_by_others;
+  return in;
+}
+
+GemmTraffic GemmWorkgroupModel::traffic(const engine::CohortContext& ctx) const {
+  const TrafficInputs in = inputs(ctx);
+  const int tiles_here = in.tiles_here;
+  const int comm_here = in.comm_here;
+  const int tiles_total = in.tiles_total;
+  const double pollution = in.pollution;
 
   GemmTraffic t;
   const GemmGeometry& g = plan_.geometry;
@@ -97,18 +108,20 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
 
 engine::CohortWork GemmWorkgroupModel::cohort_work(const engine::CohortContext& ctx) {
   last_ = traffic(ctx);
-  handed_out_[ctx.first_wg] = last_;
+  handed_out_[ctx.first_wg] = HandedOut{inputs(ctx), last_};
   return work_for(last_, ctx.xcd);
 }
 
 std::optional<engine::CohortWork> GemmWorkgroupModel::refresh(const engine::CohortContext& ctx) {
+  const TrafficInputs in = inputs(ctx);
+  auto [it, fresh] = handed_out_.try_emplace(ctx.first_wg);
+  if (!fresh && it->second.inputs == in) return std::nullopt;  // nothing it depends on changed
   const GemmTraffic t = traffic(ctx);
-  auto [it, fresh] = handed_out_.try_emplace(ctx.first_wg, t);
-  if (!fresh && it->second.fabric == t.fabric && it->second.llc == t.llc && it->second.hbm == t.hbm &&
-      it->second.memory_load_by_others == t.memory_load_by_others) {
-    return std::nullopt;  // same demands: leave the flow (and the solver) alone
-  }
-  it->second = t;
+  const GemmTraffic& was = it->second.traffic;
+  const bool same = !fresh && was.fabric == t.fabric && was.llc == t.llc && was.hbm == t.hbm &&
+                    was.memory_load_by_others == t.memory_load_by_others;
+  it->second = HandedOut{in, t};
+  if (same) return std::nullopt;  // same demands: leave the flow (and the solver) alone
   last_ = t;
   return work_for(t, ctx.xcd);
 }

@@ -45,8 +45,10 @@ struct GemmTraffic {
 
 class GemmWorkgroupModel final : public engine::WorkgroupModel {
 public:
-  GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, const NodeResources& res,
-                     const InterferenceState& state);
+  // `cache` is shared by the simulator's runs (its memo outlives one kernel); it must outlive the
+  // model.
+  GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, const CacheModel& cache,
+                     const NodeResources& res, const InterferenceState& state);
 
   [[nodiscard]] engine::CohortWork cohort_work(const engine::CohortContext& ctx) override;
   [[nodiscard]] std::optional<engine::CohortWork> refresh(const engine::CohortContext& ctx) override;
@@ -62,14 +64,25 @@ private:
   engine::CohortWork work_for(const GemmTraffic& t, int xcd) const;
 
   GemmPlan plan_;
-  CacheModel cache_;
+  const CacheModel& cache_;
   const NodeResources& res_;
   const InterferenceState& state_;
   double stall_fraction_;
   GemmTraffic last_;
-  // Per cohort (keyed by its first workgroup, unique within a kernel): the traffic last handed
-  // out, so refreshes that change nothing do not disturb the solver.
-  std::unordered_map<std::int64_t, GemmTraffic> handed_out_;
+  // What a cohort's traffic depends on besides its own position and size.
+  struct TrafficInputs {
+    int tiles_here = -1, comm_here = -1, tiles_total = -1;
+    double pollution = -1, memory_load_by_others = -1;
+    bool operator==(const TrafficInputs&) const = default;
+  };
+  [[nodiscard]] TrafficInputs inputs(const engine::CohortContext& ctx) const;
+  // Per cohort (keyed by its first workgroup, unique within a kernel): the inputs and traffic last
+  // handed out, so refreshes that change nothing skip the cache model and leave the solver alone.
+  struct HandedOut {
+    TrafficInputs inputs;
+    GemmTraffic traffic;
+  };
+  std::unordered_map<std::int64_t, HandedOut> handed_out_;
 };
 
 }  // namespace c3sim::models

@@ -117,7 +117,7 @@ void c3_figures(C3Simulator& sim, Heuristics& heur, PaperReport& rep) {
     h.rp_choice = heur.partition_cus(s);
     const std::string rp_chosen = here["rp_best"].chosen;
     h.rp_best = std::stoi(rp_chosen.substr(rp_chosen.find(':') + 1));
-    const C3Result chosen = sim.run(s, *make_policy(fmt::format("rp:{}", h.rp_choice), sim.spec()));
+    const C3Result chosen = sim.run_timing(s, *make_policy(fmt::format("rp:{}", h.rp_choice), sim.spec()));
     h.rp_loss_pct = 100.0 * (chosen.total_us / here["rp_best"].total_us - 1.0);
     h.dma_rp_choice = heur.dma_partition_cus(s);
     const std::string dma_chosen = here["dma_rp_best"].chosen;
@@ -125,7 +125,7 @@ void c3_figures(C3Simulator& sim, Heuristics& heur, PaperReport& rep) {
     const C3Result dma_pick =
         h.dma_rp_choice == 0
             ? here["dma"]
-            : sim.run(s, *make_policy(fmt::format("dma_rp:{}", h.dma_rp_choice), sim.spec()));
+            : sim.run_timing(s, *make_policy(fmt::format("dma_rp:{}", h.dma_rp_choice), sim.spec()));
     h.dma_rp_loss_pct = 100.0 * (dma_pick.total_us / here["dma_rp_best"].total_us - 1.0);
     rep.rp_heuristic_correct += (h.rp_choice == h.rp_best || h.rp_loss_pct <= 1e-9) ? 1 : 0;
     rep.rp_heuristic_max_loss_pct = std::max(rep.rp_heuristic_max_loss_pct, h.rp_loss_pct);

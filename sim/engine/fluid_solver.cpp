@@ -131,6 +131,7 @@ FlowId FluidSolver::add_flow(FlowSpec spec, TimePs now) {
   Flow& fl = flows_[static_cast<size_t>(index)];
   fl.generation++;
   fl.version++;
+  fl.completes_at = -1;
   fl.spec = std::move(spec);
   fl.weight = effective_weight(fl.spec);
   fl.remaining = fl.spec.work;
@@ -159,18 +160,21 @@ void FluidSolver::settle(Flow& fl, TimePs now) {
 void FluidSolver::update_flow(FlowId f, std::vector<Demand> demands, double bound, TimePs now) {
   Flow& fl = get(f);
   demands = merged_demands(std::move(demands), fl.spec.label);  // throws before any state changes
+  if (demands.empty() && !std::isfinite(bound)) {
+    throw ModelError(fmt::format("flow '{}' updated to an infinite rate", fl.spec.label));
+  }
   settle(fl, now);
   mark_dirty(fl);
-  detach(f.index);
-  FlowSpec spec = fl.spec;
-  spec.demands = std::move(demands);
-  spec.bound = bound;
-  if (spec.demands.empty() && !std::isfinite(spec.bound)) {
-    throw ModelError(fmt::format("flow '{}' updated to an infinite rate", spec.label));
-  }
-  fl.spec = std::move(spec);
+  // Usually only the coefficients change (cache pressure): the flow stays in the same resources'
+  // lists, which saves two linear scans of the busiest ones (HBM, LLC).
+  const bool same_resources =
+      std::equal(demands.begin(), demands.end(), fl.spec.demands.begin(), fl.spec.demands.end(),
+                 [](const Demand& a, const Demand& b) { return a.resource == b.resource; });
+  if (!same_resources) detach(f.index);
+  fl.spec.demands = std::move(demands);
+  fl.spec.bound = bound;
   fl.weight = effective_weight(fl.spec);
-  attach(f.index);
+  if (!same_resources) attach(f.index);
   mark_dirty(fl);
   if (fl.spec.demands.empty()) {
     fl.rate = fl.spec.bound;
@@ -197,8 +201,10 @@ void FluidSolver::solve(TimePs now) {
     dirty_.pop_back();
     if (!resources_[static_cast<size_t>(seed)].dirty) continue;
     ++stamp_;
-    std::vector<ResourceId> comp_res{seed};
-    std::vector<std::int32_t> comp_flows;
+    std::vector<ResourceId>& comp_res = comp_res_;
+    std::vector<std::int32_t>& comp_flows = comp_flows_;
+    comp_res.assign(1, seed);
+    comp_flows.clear();
     resources_[static_cast<size_t>(seed)].mark = stamp_;
     for (size_t i = 0; i < comp_res.size(); ++i) {
       Resource& r = resources_[static_cast<size_t>(comp_res[i])];
@@ -299,11 +305,28 @@ void FluidSolver::do_solve(const std::vector<std::int32_t>& flows, const std::ve
 void FluidSolver::schedule_completion(std::int32_t index, TimePs now) {
   Flow& fl = flows_[static_cast<size_t>(index)];
   fl.version++;
+  fl.completes_at = -1;
   if (fl.rate <= 0) return;
   const double seconds = fl.remaining / fl.rate;
   const double ps = std::ceil(seconds * 1e12);
   const TimePs at = now + (ps > 4e18 ? static_cast<TimePs>(4e18) : static_cast<TimePs>(ps));
+  fl.completes_at = at;
   completions_.push(Completion{at, index, fl.generation, fl.version});
+  // Every re-rate leaves a stale entry behind; rebuild from the live flows before stale ones
+  // dominate the heap (they would cost O(log n) each to skip).
+  if (completions_.size() > 4 * live_ + 64) compact_completions();
+}
+
+void FluidSolver::compact_completions() {
+  std::vector<Completion> live;
+  live.reserve(live_);
+  for (size_t i = 0; i < flows_.size(); ++i) {
+    const Flow& fl = flows_[i];
+    if (fl.live && fl.rate > 0 && fl.completes_at >= 0) {
+      live.push_back(Completion{fl.completes_at, static_cast<std::int32_t>(i), fl.generation, fl.version});
+    }
+  }
+  completions_ = std::priority_queue<Completion>(std::less<Completion>(), std::move(live));
 }
 
 std::optional<std::pair<TimePs, FlowId>> FluidSolver::next_completion(TimePs now) {
@@ -321,10 +344,15 @@ std::optional<std::pair<TimePs, FlowId>> FluidSolver::next_completion(TimePs now
 
 std::vector<FlowId> FluidSolver::live_flow_ids() const {
   std::vector<FlowId> out;
+  live_flow_ids(out);
+  return out;
+}
+
+void FluidSolver::live_flow_ids(std::vector<FlowId>& out) const {
+  out.clear();
   for (size_t i = 0; i < flows_.size(); ++i) {
     if (flows_[i].live) out.push_back(FlowId{static_cast<std::int32_t>(i), flows_[i].generation});
   }
-  return out;
 }
 
 double FluidSolver::rate(FlowId f) const { return get(f).rate; }

@@ -81,6 +81,7 @@ public:
   [[nodiscard]] double load(ResourceId r) const;
   [[nodiscard]] std::size_t live_flows() const { return live_; }
   [[nodiscard]] std::vector<FlowId> live_flow_ids() const;
+  void live_flow_ids(std::vector<FlowId>& out) const;  // into a caller's buffer (per-step use)
   [[nodiscard]] std::uint64_t solves() const { return solve_count_; }
 
 private:
@@ -99,6 +100,7 @@ private:
     TimePs settled_at = 0;
     std::uint32_t generation = 0;
     std::uint32_t version = 0;  // bumped when its completion time changes
+    TimePs completes_at = -1;   // of the current version (valid while rate > 0)
     std::uint32_t mark = 0;
     bool live = false;
   };
@@ -124,11 +126,14 @@ private:
                                                    const std::string& label) const;
   void do_solve(const std::vector<std::int32_t>& flows, const std::vector<ResourceId>& res, TimePs now);
   void schedule_completion(std::int32_t index, TimePs now);
+  void compact_completions();
 
   // Scratch buffers reused by do_solve() so a solve allocates nothing in steady state.
   std::vector<double> cap_, weighted_demand_, new_rate_;
   std::vector<char> active_;
   std::vector<size_t> local_;
+  std::vector<ResourceId> comp_res_;  // solve()'s component being collected
+  std::vector<std::int32_t> comp_flows_;
   std::vector<Resource> resources_;
   std::vector<Flow> flows_;
   std::vector<std::int32_t> free_;

@@ -23,7 +23,12 @@ StreamId GpuDispatcher::add_stream(StreamConfig config) {
     throw ModelError(fmt::format("stream '{}': CU mask has {} bits, GPU has {} CUs", config.name,
                                  config.mask.size(), total_cus()));
   }
-  streams_.push_back(Stream{std::move(config), {}, 0});
+  std::vector<int> free_here(static_cast<size_t>(config_.xcds), 0);
+  for (int cu = 0; cu < total_cus(); ++cu) {
+    if (config.mask.allows(cu))
+      free_here[static_cast<size_t>(cu / config_.cus_per_xcd)] += free_slots_[static_cast<size_t>(cu)];
+  }
+  streams_.push_back(Stream{std::move(config), {}, 0, std::move(free_here)});
   return static_cast<StreamId>(streams_.size() - 1);
 }
 
@@ -81,7 +86,8 @@ int GpuDispatcher::busy_cus() const {
 bool GpuDispatcher::try_dispatch() {
   if (dispatching_) return false;  // re-entry from a callback; the outer call covers it
   dispatching_ = true;
-  std::vector<KernelId> ready;
+  std::vector<KernelId>& ready = ready_;
+  ready.clear();
   for (const Stream& s : streams_) {
     if (s.head < s.queue.size()) {
       const KernelId k = s.queue[s.head];
@@ -102,11 +108,12 @@ bool GpuDispatcher::try_dispatch() {
   for (size_t i = 0; i < ready.size();) {
     size_t j = i;
     while (j < ready.size() && stream_priority(ready[j]) == stream_priority(ready[i])) ++j;
-    const std::vector<KernelId> level(ready.begin() + static_cast<std::ptrdiff_t>(i),
-                                      ready.begin() + static_cast<std::ptrdiff_t>(j));
-    placed_any = place_level(level) || placed_any;
+    level_.assign(ready.begin() + static_cast<std::ptrdiff_t>(i),
+                  ready.begin() + static_cast<std::ptrdiff_t>(j));
+    placed_any = place_level(level_) || placed_any;
     i = j;
   }
+  start_claims();
   dispatching_ = false;
   return placed_any;
 }
@@ -153,7 +160,12 @@ int GpuDispatcher::stream_priority(KernelId k) const {
 
 std::int64_t GpuDispatcher::free_capacity(KernelId k, int xcd) const {
   const Kernel& kern = kernels_[static_cast<size_t>(k)];
-  const CuMask& mask = streams_[static_cast<size_t>(kern.stream)].config.mask;
+  const Stream& st = streams_[static_cast<size_t>(kern.stream)];
+  const int free_here = st.free_slots[static_cast<size_t>(xcd)];
+  // One-slot workgroups (the usual configuration) fit once per free slot the mask allows.
+  if (kern.desc.slots_per_wg == 1 || free_here < kern.desc.slots_per_wg)
+    return free_here / kern.desc.slots_per_wg;
+  const CuMask& mask = st.config.mask;
   std::int64_t capacity = 0;
   for (int c = 0; c < config_.cus_per_xcd; ++c) {
     const int cu = xcd * config_.cus_per_xcd + c;
@@ -171,7 +183,8 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
 
   // Workgroup i belongs to XCD i mod X (strict round-robin, as in single-partition mode): each XCD
   // dispatches its own share as its CUs free up, so a busy XCD never pushes work onto another.
-  std::vector<int> take(static_cast<size_t>(X), 0);
+  std::vector<int>& take = take_;
+  take.assign(static_cast<size_t>(X), 0);
   std::int64_t batch = 0;
   for (int x = 0; x < X; ++x) {
     const std::int64_t share = (kern.desc.workgroups - x + X - 1) / X;
@@ -189,55 +202,89 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
   kern.stats.last_dispatch = sim_.now();
 
   for (int xi = 0; xi < X; ++xi) {
-    int remaining = take[static_cast<size_t>(xi)];
-    while (remaining > 0) {
-      const int n = std::min(remaining, config_.max_cohort_size);
-      remaining -= n;
-      auto cohort = std::make_unique<Cohort>();
-      cohort->kernel = k;
-      cohort->started = sim_.now();
-      // Global index of this cohort's first workgroup: the XCD's next one in round-robin order.
+    const int n = take[static_cast<size_t>(xi)];
+    if (n == 0) continue;
+    // Claims of one kernel on one XCD within a dispatch round are consecutive workgroups placed at
+    // the same instant: they become one claim, so arbitration passes never split a cohort.
+    auto it = std::find_if(claims_.begin(), claims_.end(),
+                           [k, xi](const Claim& c) { return c.kernel == k && c.xcd == xi; });
+    if (it == claims_.end()) {
+      // Global index of the claim's first workgroup: the XCD's next one in round-robin order.
       const std::int64_t first_here =
           xi + static_cast<std::int64_t>(X) * kern.dispatched[static_cast<size_t>(xi)];
-      kern.dispatched[static_cast<size_t>(xi)] += n;
-      cohort->ctx = CohortContext{config_.index, xi, n, first_here, batch, k};
-      // Spread over the CUs with the most free slots first (ties: lowest CU index). A workgroup
-      // that fills a whole CU (the usual case) just takes the free CUs in order.
-      if (need == config_.slots_per_cu) {
-        for (int c = 0; c < C && static_cast<int>(cohort->cus.size()) < n; ++c) {
-          const int cu = xi * C + c;
-          if (!mask.allows(cu) || free_slots_[static_cast<size_t>(cu)] < need) continue;
-          free_slots_[static_cast<size_t>(cu)] -= need;
+      claims_.push_back(Claim{k, xi, first_here, {}});
+      it = std::prev(claims_.end());
+    }
+    kern.dispatched[static_cast<size_t>(xi)] += n;
+    resident_[static_cast<size_t>(k)][static_cast<size_t>(xi)] += n;
+    // Spread over the CUs with the most free slots first (ties: lowest CU index). A workgroup
+    // that fills a whole CU (the usual case) just takes the free CUs in order.
+    if (need == config_.slots_per_cu) {
+      int placed = 0;
+      for (int c = 0; c < C && placed < n; ++c) {
+        const int cu = xi * C + c;
+        if (!mask.allows(cu) || free_slots_[static_cast<size_t>(cu)] < need) continue;
+        take_slots(cu, need);
+        it->workgroups.push_back(cu);
+        ++placed;
+      }
+      if (placed != n) throw ModelError("GpuDispatcher: capacity accounting out of sync");
+      continue;
+    }
+    for (int w = 0; w < n; ++w) {
+      int best = -1;
+      for (int c = 0; c < C; ++c) {
+        const int cu = xi * C + c;
+        if (!mask.allows(cu) || free_slots_[static_cast<size_t>(cu)] < need) continue;
+        if (best < 0 || free_slots_[static_cast<size_t>(cu)] > free_slots_[static_cast<size_t>(best)])
+          best = cu;
+      }
+      if (best < 0) throw ModelError("GpuDispatcher: capacity accounting out of sync");
+      take_slots(best, need);
+      it->workgroups.push_back(best);
+    }
+  }
+  return true;
+}
+
+void GpuDispatcher::take_slots(int cu, int slots) {
+  free_slots_[static_cast<size_t>(cu)] -= slots;
+  const auto xcd = static_cast<size_t>(cu / config_.cus_per_xcd);
+  for (Stream& st : streams_) {
+    if (st.config.mask.empty_mask() || st.config.mask.allows(cu)) st.free_slots[xcd] -= slots;
+  }
+}
+
+void GpuDispatcher::start_claims() {
+  // In claim order, so flows (and the solver's tie-breaks) are created deterministically.
+  for (Claim& claim : claims_) {
+    Kernel& kern = kernels_[static_cast<size_t>(claim.kernel)];
+    const int need = kern.desc.slots_per_wg;
+    const auto total = static_cast<std::int64_t>(claim.workgroups.size());
+    for (std::int64_t from = 0; from < total;) {
+      const int n = static_cast<int>(std::min<std::int64_t>(total - from, config_.max_cohort_size));
+      auto cohort = std::make_unique<Cohort>();
+      cohort->kernel = claim.kernel;
+      cohort->started = sim_.now();
+      cohort->ctx =
+          CohortContext{config_.index, claim.xcd, n, claim.first_wg + config_.xcds * from, claim.kernel};
+      for (std::int64_t w = from; w < from + n; ++w) {
+        const int cu = claim.workgroups[static_cast<size_t>(w)];
+        auto held = std::find_if(cohort->cus.begin(), cohort->cus.end(),
+                                 [cu](const auto& p) { return p.first == cu; });
+        if (held == cohort->cus.end()) {
           cohort->cus.emplace_back(cu, need);
-        }
-        if (static_cast<int>(cohort->cus.size()) != n)
-          throw ModelError("GpuDispatcher: capacity accounting out of sync");
-      }
-      for (int w = need == config_.slots_per_cu ? n : 0; w < n; ++w) {
-        int best = -1;
-        for (int c = 0; c < C; ++c) {
-          const int cu = xi * C + c;
-          if (!mask.allows(cu) || free_slots_[static_cast<size_t>(cu)] < need) continue;
-          if (best < 0 || free_slots_[static_cast<size_t>(cu)] > free_slots_[static_cast<size_t>(best)])
-            best = cu;
-        }
-        if (best < 0) throw ModelError("GpuDispatcher: capacity accounting out of sync");
-        free_slots_[static_cast<size_t>(best)] -= need;
-        auto it =
-            std::find_if(cohort->cus.begin(), cohort->cus.end(), [best](auto& p) { return p.first == best; });
-        if (it == cohort->cus.end()) {
-          cohort->cus.emplace_back(best, need);
         } else {
-          it->second += need;
+          held->second += need;
         }
       }
-      resident_[static_cast<size_t>(k)][static_cast<size_t>(xi)] += n;
+      from += n;
       const CohortWork w = kern.model->cohort_work(cohort->ctx);
       FlowSpec spec;
       spec.work = w.work_per_wg * n;
       spec.demands = w.demands;
       spec.bound = w.bound_per_wg * n;
-      spec.label = fmt::format("{}/xcd{}/x{}", kern.desc.name, xi, n);
+      spec.label = fmt::format("{}/xcd{}/x{}", kern.desc.name, claim.xcd, n);
       Cohort* raw = cohort.get();
       cohorts_.push_back(std::move(cohort));
       auto start = [this, raw, spec = std::move(spec)]() mutable {
@@ -250,14 +297,14 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
       }
     }
   }
-  return true;
+  claims_.clear();
 }
 
 void GpuDispatcher::retire(Cohort* c, TimePs now) {
   Kernel& kern = kernels_[static_cast<size_t>(c->kernel)];
   int cus_held = 0;
   for (auto [cu, slots] : c->cus) {
-    free_slots_[static_cast<size_t>(cu)] += slots;
+    take_slots(cu, -slots);
     ++cus_held;
   }
   kern.stats.cu_seconds += cus_held * ps_to_s(now - c->started);

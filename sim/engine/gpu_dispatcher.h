@@ -116,13 +116,18 @@ private:
     StreamConfig config;
     std::vector<KernelId> queue;  // kernels in launch order; front is running/arriving
     size_t head = 0;
+    std::vector<int> free_slots;  // per XCD: free slots on the CUs its mask allows
   };
 
   void arrive(KernelId k);
   void start_head(StreamId s);
   bool try_dispatch();  // true if any workgroup was placed
-  // Places workgroups of k on free CUs, at most limits[x] on XCD x when limits is given.
+  // Claims free CUs for workgroups of k, at most limits[x] on XCD x when limits is given.
   bool place(KernelId k, const std::vector<std::int64_t>* limits = nullptr);
+  // Takes (or, negative, returns) slots on one CU, keeping every stream's free count in step.
+  void take_slots(int cu, int slots);
+  // Turns this dispatch round's claims into running cohorts.
+  void start_claims();
   // Splits one priority level's free slots between its kernels (sorted by arrival).
   bool place_level(const std::vector<KernelId>& level);
   [[nodiscard]] std::int64_t free_capacity(KernelId k, int xcd) const;
@@ -136,6 +141,17 @@ private:
   std::vector<Stream> streams_;
   std::vector<std::unique_ptr<Cohort>> cohorts_;
   std::vector<std::vector<int>> resident_;  // [kernel][xcd]
+  // Workgroups placed in the current dispatch round, one entry per (kernel, XCD).
+  struct Claim {
+    KernelId kernel = -1;
+    int xcd = 0;
+    std::int64_t first_wg = 0;
+    std::vector<int> workgroups;  // the CU each workgroup went to, in order
+  };
+  std::vector<Claim> claims_;
+  // Scratch reused by every dispatch round (dispatch runs after every cohort retires).
+  std::vector<KernelId> ready_, level_;
+  std::vector<int> take_;
   ResidencyListener listener_;
   bool dispatching_ = false;
 };

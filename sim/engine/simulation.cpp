@@ -12,11 +12,13 @@ EventId Simulation::at(TimePs when, EventQueue::Action action) {
 
 FlowId Simulation::start_flow(FlowSpec spec, FlowDone done) {
   const FlowId id = solver_.add_flow(std::move(spec), now_);
-  on_done_[id.index] = std::move(done);
+  if (on_done_.size() <= static_cast<size_t>(id.index)) on_done_.resize(static_cast<size_t>(id.index) + 1);
+  on_done_[static_cast<size_t>(id.index)] = std::move(done);
   return id;
 }
 
 bool Simulation::step() {
+  for (StepObserver* o : observers_) o->settle(*this);
   const auto completion = solver_.next_completion(now_);
   const bool have_event = !events_.empty();
   if (!have_event && !completion) return false;
@@ -37,9 +39,8 @@ bool Simulation::step() {
   now_ = completion->first;
   const FlowId f = completion->second;
   solver_.remove_flow(f, now_);
-  auto it = on_done_.find(f.index);
-  FlowDone done = std::move(it->second);
-  on_done_.erase(it);
+  FlowDone done = std::move(on_done_[static_cast<size_t>(f.index)]);
+  on_done_[static_cast<size_t>(f.index)] = nullptr;
   ++processed_;
   if (done) done(now_);
   if (trace_) trace_->sample_counters(*this);
@@ -52,6 +53,7 @@ void Simulation::run() {
 
 void Simulation::run_until(TimePs until) {
   for (;;) {
+    for (StepObserver* o : observers_) o->settle(*this);
     const auto completion = solver_.next_completion(now_);
     TimePs next = completion ? completion->first : until + 1;
     if (!events_.empty()) next = std::min(next, events_.next_time());

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/engine/event_queue.h"
@@ -19,12 +18,20 @@ namespace c3sim::engine {
 class TraceRecorder;
 class Simulation;
 
-// Called before each event or flow completion is processed, with the time about to be reached:
-// lets attribution and counters integrate state over [previous step, now).
+// Hooks into every step:
+// - settle: at the start of a step, before the next time is chosen. An observer whose state
+//   depends on the rates the last step left (e.g. memory queueing) may update flows here; the
+//   next completion is then computed from the updated rates.
+// - before_step: once the next time is chosen, before it is reached: lets attribution and
+//   counters integrate the (now fixed) state over [now, next). Must not change flows.
 class StepObserver {
 public:
   virtual ~StepObserver() = default;
-  virtual void before_step(Simulation& sim, TimePs next) = 0;
+  virtual void settle(Simulation& sim) { (void)sim; }
+  virtual void before_step(Simulation& sim, TimePs next) {
+    (void)sim;
+    (void)next;
+  }
 };
 
 class Simulation {
@@ -64,7 +71,7 @@ public:
 private:
   EventQueue events_;
   FluidSolver solver_;
-  std::unordered_map<std::int32_t, FlowDone> on_done_;  // by flow index (live flows only)
+  std::vector<FlowDone> on_done_;  // by flow index (live flows only)
   TimePs now_ = 0;
   std::uint64_t processed_ = 0;
   TraceRecorder* trace_ = nullptr;

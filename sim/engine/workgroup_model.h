@@ -16,8 +16,7 @@ struct CohortContext {
   int gpu = 0;
   int xcd = 0;
   int count = 0;              // workgroups in this cohort
-  std::int64_t first_wg = 0;  // global index of the first workgroup of the dispatch batch
-  std::int64_t batch = 0;     // workgroups dispatched in this batch over all XCDs
+  std::int64_t first_wg = 0;  // global index of the cohort's first workgroup (the next on its XCD)
   KernelId kernel = -1;
 };
 

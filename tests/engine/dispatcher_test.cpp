@@ -128,6 +128,27 @@ TEST(GpuDispatcher, LaterKernelShareDoesNotDependOnCohortSize) {
   }
 }
 
+TEST(GpuDispatcher, ShareNeverSplitsACohortWhenMasksDoNotOverlap) {
+  // A (masked to CUs 0-2) arrives first, B (masked to CU 3) just after: nothing is contested, so
+  // whatever the share, each dispatch round gives each kernel one cohort, exactly as share 0 does.
+  auto run = [](double share) {
+    Rig r(GpuConfig{0, 1, 4, 1, 1 << 30, share});
+    CuMask a_mask = CuMask::none(4);
+    for (int cu = 0; cu < 3; ++cu) a_mask.set(cu, true);
+    const StreamId sa = r.gpu.add_stream({"a", 0, a_mask});
+    const StreamId sb = r.gpu.add_stream({"b", 0, a_mask.complement()});
+    auto a = std::make_shared<FixedTimeModel>(1e-3);
+    auto b = std::make_shared<FixedTimeModel>(1e-3);
+    r.gpu.launch(sa, KernelDesc{"A", 9, 1, 0, "gemm"}, a, nullptr);
+    r.sim.after(1, [&] { r.gpu.launch(sb, KernelDesc{"B", 3, 1, 0, "collective"}, b, nullptr); });
+    r.sim.run();
+    return std::make_pair(a->contexts.size(), b->contexts.size());
+  };
+  EXPECT_EQ(run(0.0), std::make_pair(size_t{3}, size_t{3}));
+  EXPECT_EQ(run(0.25), run(0.0));
+  EXPECT_EQ(run(0.5), run(0.0));
+}
+
 TEST(GpuDispatcher, LaterKernelShareOutsideRangeIsRejected) {
   Simulation sim;
   EXPECT_THROW(GpuDispatcher(sim, GpuConfig{0, 1, 2, 1, 1, 0.6}), ModelError);

@@ -30,7 +30,7 @@ void BottleneckObserver::before_step(engine::Simulation& sim, TimePs next) {
   std::vector<int> cls(flows.size());
   std::array<int, 2> count{0, 0};
   for (size_t i = 0; i < flows.size(); ++i) {
-    cls[i] = solver.label(flows[i]).rfind(gemm_prefix_, 0) == 0 ? 0 : 1;
+    cls[i] = classify_.is_gemm(solver, flows[i]) ? 0 : 1;
     count[static_cast<size_t>(cls[i])]++;
     const double rate = solver.rate(flows[i]);
     for (const auto& d : solver.demands(flows[i]))

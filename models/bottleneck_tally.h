@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "models/gemm_flow_classifier.h"
 #include "sim/engine/simulation.h"
 
 namespace c3sim::models {
@@ -20,12 +21,12 @@ std::string resource_group(const std::string& resource_name);
 
 class BottleneckObserver final : public engine::StepObserver {
 public:
-  explicit BottleneckObserver(std::string gemm_prefix) : gemm_prefix_(std::move(gemm_prefix)) {}
+  explicit BottleneckObserver(std::string gemm_prefix) : classify_(std::move(gemm_prefix)) {}
   void before_step(engine::Simulation& sim, TimePs next) override;
   [[nodiscard]] const BottleneckTally& tally() const { return tally_; }
 
 private:
-  std::string gemm_prefix_;
+  GemmFlowClassifier classify_;
   std::vector<std::string> groups_;  // by resource id, filled lazily
   BottleneckTally tally_;
   std::vector<engine::FlowId> live_;  // scratch, reused every step

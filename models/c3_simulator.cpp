@@ -315,9 +315,9 @@ C3Result C3Simulator::run_plan(const wl::Scenario& scenario, const std::string& 
                   plan.comm_first, plan.gemm_priority, plan.comm_priority, plan.gemm_cus.value_or(-1),
                   plan.comm_cus.value_or(-1), wl::to_string(plan.comm_impl));
   if (trace == nullptr) {
-    auto hit = c3_cache_.find(key + "|attributed");
-    if (hit == c3_cache_.end() && !attribution) hit = c3_cache_.find(key);
-    if (hit != c3_cache_.end()) {
+    // An entry serves a request for attribution only if it was simulated with it.
+    const auto hit = c3_cache_.find(key);
+    if (hit != c3_cache_.end() && (!attribution || hit->second.gemm_attribution)) {
       C3Result r = hit->second;
       r.scenario = scenario.name;
       r.policy = name;
@@ -329,7 +329,7 @@ C3Result C3Simulator::run_plan(const wl::Scenario& scenario, const std::string& 
     }
   }
   C3Result r = simulate_plan(scenario, name, plan, trace, attribution);
-  if (trace == nullptr) c3_cache_[attribution ? key + "|attributed" : key] = r;
+  if (trace == nullptr) c3_cache_[key] = r;
   return r;
 }
 

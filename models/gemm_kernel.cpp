@@ -66,24 +66,22 @@ GemmWorkgroupModel::TrafficInputs GemmWorkgroupModel::inputs(const engine::Cohor
 }
 
 GemmTraffic GemmWorkgroupModel::traffic(const engine::CohortContext& ctx) const {
-  const TrafficInputs in = inputs(ctx);
-  const int tiles_here = in.tiles_here;
-  const int comm_here = in.comm_here;
-  const int tiles_total = in.tiles_total;
-  const double pollution = in.pollution;
+  return traffic(ctx, inputs(ctx));
+}
 
+GemmTraffic GemmWorkgroupModel::traffic(const engine::CohortContext& ctx, const TrafficInputs& in) const {
   GemmTraffic t;
   const GemmGeometry& g = plan_.geometry;
   // A persistent workgroup walks tiles wg, wg + grid, ...: its resident set is `grid` consecutive
   // tiles, the same shape as a non-persistent wave.
-  t.hits.l2 = cache_.l2_hit(g, ctx.first_wg, tiles_here, comm_here);
-  t.hits.llc = cache_.llc_hit(g, t.hits.l2, tiles_total, pollution);
+  t.hits.l2 = cache_.l2_hit(g, ctx.first_wg, in.tiles_here, in.comm_here);
+  t.hits.llc = cache_.llc_hit(g, t.hits.l2, in.tiles_total, in.pollution);
   t.l2_read = g.read_bytes_per_tile();
   const double miss = t.l2_read * (1.0 - t.hits.l2);
   t.fabric = miss + plan_.write_bytes_per_tile;
   t.llc = miss + plan_.write_bytes_per_tile;
   t.hbm = miss * (1.0 - t.hits.llc) + plan_.write_bytes_per_tile;
-  t.memory_load_by_others = state_.memory_load_by_others;
+  t.memory_load_by_others = in.memory_load_by_others;
   return t;
 }
 
@@ -107,8 +105,9 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
 }
 
 engine::CohortWork GemmWorkgroupModel::cohort_work(const engine::CohortContext& ctx) {
-  last_ = traffic(ctx);
-  handed_out_[ctx.first_wg] = HandedOut{inputs(ctx), last_};
+  const TrafficInputs in = inputs(ctx);
+  last_ = traffic(ctx, in);
+  handed_out_[ctx.first_wg] = HandedOut{in, last_};
   return work_for(last_, ctx.xcd);
 }
 
@@ -116,7 +115,7 @@ std::optional<engine::CohortWork> GemmWorkgroupModel::refresh(const engine::Coho
   const TrafficInputs in = inputs(ctx);
   auto [it, fresh] = handed_out_.try_emplace(ctx.first_wg);
   if (!fresh && it->second.inputs == in) return std::nullopt;  // nothing it depends on changed
-  const GemmTraffic t = traffic(ctx);
+  const GemmTraffic t = traffic(ctx, in);
   const GemmTraffic& was = it->second.traffic;
   const bool same = !fresh && was.fabric == t.fabric && was.llc == t.llc && was.hbm == t.hbm &&
                     was.memory_load_by_others == t.memory_load_by_others;

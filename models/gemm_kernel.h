@@ -76,6 +76,7 @@ private:
     bool operator==(const TrafficInputs&) const = default;
   };
   [[nodiscard]] TrafficInputs inputs(const engine::CohortContext& ctx) const;
+  [[nodiscard]] GemmTraffic traffic(const engine::CohortContext& ctx, const TrafficInputs& in) const;
   // Per cohort (keyed by its first workgroup, unique within a kernel): the inputs and traffic last
   // handed out, so refreshes that change nothing skip the cache model and leave the solver alone.
   struct HandedOut {

@@ -15,19 +15,8 @@ MemoryLoadObserver::MemoryLoadObserver(const NodeResources& res, InterferenceSta
       comm_resource_(res.memory(KernelClass::comm).llc >= 0 ? res.memory(KernelClass::comm).llc
                                                             : res.memory(KernelClass::comm).hbm),
       state_(state),
-      gemm_prefix_(std::move(gemm_prefix)),
+      classify_(std::move(gemm_prefix)),
       refresh_(std::move(refresh)) {}
-
-bool MemoryLoadObserver::is_gemm_flow(const engine::FluidSolver& solver, engine::FlowId f) {
-  const auto i = static_cast<size_t>(f.index);
-  if (i >= is_gemm_.size()) is_gemm_.resize(i + 1, {0, false});
-  auto& [generation, is_gemm] = is_gemm_[i];
-  if (generation != f.generation) {  // a new flow in this slot: classify it once, by its label
-    generation = f.generation;
-    is_gemm = solver.label(f).rfind(gemm_prefix_, 0) == 0;
-  }
-  return is_gemm;
-}
 
 void MemoryLoadObserver::settle(engine::Simulation& sim) {
   if (state_.isolate_queueing) return;
@@ -37,7 +26,7 @@ void MemoryLoadObserver::settle(engine::Simulation& sim) {
   double gemm = 0;
   solver.live_flow_ids(live_);
   for (const engine::FlowId f : live_) {
-    const bool is_gemm = is_gemm_flow(solver, f);
+    const bool is_gemm = classify_.is_gemm(solver, f);
     for (const engine::Demand& d : solver.demands(f)) {
       if (is_gemm && d.resource == gemm_resource_) gemm += solver.rate(f) * d.per_unit;
       if (!is_gemm && d.resource == comm_resource_) other += solver.rate(f) * d.per_unit;

@@ -3,12 +3,11 @@
 // of the last memory level (LLC, or HBM without one) used by the collective's and by the GEMM's
 // flows. When either moves by more than a percent, running cohorts are asked for their demands
 // again (each kernel's exposed memory latency depends on the other's load).
-#include <cstdint>
 #include <functional>
 #include <string>
-#include <utility>
 #include <vector>
 
+#include "models/gemm_flow_classifier.h"
 #include "models/interference_state.h"
 #include "models/node_resources.h"
 #include "sim/engine/simulation.h"
@@ -25,14 +24,9 @@ private:
   engine::ResourceId gemm_resource_;  // the GEMM's last memory level
   engine::ResourceId comm_resource_;  // the collective's (the same one unless memory is private)
   InterferenceState& state_;
-  std::string gemm_prefix_;
+  GemmFlowClassifier classify_;
   std::function<void()> refresh_;
-  bool is_gemm_flow(const engine::FluidSolver& solver, engine::FlowId f);
-
   std::vector<engine::FlowId> live_;  // scratch, reused every step
-  // Per flow slot: the generation last classified and whether it is a GEMM flow (the label test
-  // would otherwise run for every flow on every step).
-  std::vector<std::pair<std::uint32_t, bool>> is_gemm_;
 };
 
 }  // namespace c3sim::models

@@ -6,47 +6,15 @@
 
 #include "hardware/hip/device_error.h"
 #include "hardware/hip/env_probe.h"
+#include "hardware/hip/records.h"
 #include "workloads/scenario_io.h"
 
 namespace c3sim::bench {
 namespace {
 
-constexpr double kGB = 1e9;
-
-double algbw_gbps(std::size_t bytes, double us) { return us > 0 ? double(bytes) / (us * 1e-6) / kGB : 0; }
-
-wl::IsoCollRecord coll_record(const CollShape& shape, const CollConfig& config, const MeasuredTimes& t,
-                              int gpus, std::uint64_t mismatches) {
-  wl::IsoCollRecord r;
-  r.op = wl::to_string(shape.op);
-  r.bytes = static_cast<std::int64_t>(shape.bytes);
-  r.impl = wl::to_string(config.impl);
-  r.gpus = gpus;
-  if (config.impl == wl::CollectiveImpl::cu && config.max_ctas > 0) r.workgroups = config.max_ctas;
-  if (config.impl == wl::CollectiveImpl::dma) r.engines = config.dma.engines;
-  r.time_us = t.total.median;
-  r.spread_us = t.total.spread();
-  r.trials = t.trials;
-  r.extra["algbw_gbps"] = algbw_gbps(shape.bytes, t.total.median);
-  r.extra["config"] = config.describe();
-  r.extra["verified_wrong_words"] = mismatches;
-  r.extra["min_us"] = t.total.min;
-  r.extra["max_us"] = t.total.max;
-  return r;
-}
-
-wl::IsoGemmRecord gemm_record(const wl::Gemm& g, int units, const MeasuredTimes& t) {
-  wl::IsoGemmRecord r;
-  r.tag = g.tag;
-  r.m = g.m;
-  r.n = g.n;
-  r.k = g.k;
-  r.dtype = hw::to_string(g.dtype);
-  r.cus = units;
-  r.time_us = t.total.median;
-  r.spread_us = t.total.spread();
-  r.trials = t.trials;
-  r.extra["tflops"] = g.flops() / (t.total.median * 1e-6) / 1e12;
+// A scenario run's records also keep the fastest and slowest trial.
+template <typename Record>
+Record with_range(Record r, const MeasuredTimes& t) {
   r.extra["min_us"] = t.total.min;
   r.extra["max_us"] = t.total.max;
   return r;
@@ -142,7 +110,7 @@ std::vector<wl::Record> HardwareRunner::run(const wl::RunRequest& request) {
 
   std::vector<wl::Record> out;
   for (std::size_t i = 0; i < coll_begin; ++i) {
-    wl::IsoGemmRecord r = gemm_record(sc.gemm, gemm_units[i], times[i]);
+    wl::IsoGemmRecord r = with_range(iso_gemm_record(sc.gemm, gemm_units[i], times[i]), times[i]);
     r.extra["scenario"] = sc.name;
     if (beside_group[i] > 0) {
       r.extra["partition"] = "rest";
@@ -151,7 +119,8 @@ std::vector<wl::Record> HardwareRunner::run(const wl::RunRequest& request) {
     out.emplace_back(std::move(r));
   }
   for (std::size_t i = 0; i < colls.size(); ++i) {
-    wl::IsoCollRecord r = coll_record(shape, colls[i], times[coll_begin + i], gpus, wrong[i]);
+    wl::IsoCollRecord r = with_range(iso_coll_record(shape, colls[i], times[coll_begin + i], gpus, wrong[i]),
+                                     times[coll_begin + i]);
     r.extra["scenario"] = sc.name;
     out.emplace_back(std::move(r));
   }

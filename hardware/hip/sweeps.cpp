@@ -5,6 +5,7 @@
 
 #include "hardware/hip/check.h"
 #include "hardware/hip/device_buffer.h"
+#include "hardware/hip/records.h"
 
 namespace c3sim::bench {
 namespace {
@@ -23,20 +24,8 @@ const wl::CollectiveOp kOps[] = {wl::CollectiveOp::all_gather, wl::CollectiveOp:
 
 wl::IsoCollRecord coll(const CollShape& s, const CollConfig& c, const MeasuredTimes& t, int gpus,
                        std::uint64_t wrong, const std::string& sweep) {
-  wl::IsoCollRecord r;
-  r.op = wl::to_string(s.op);
-  r.bytes = static_cast<std::int64_t>(s.bytes);
-  r.impl = wl::to_string(c.impl);
-  r.gpus = gpus;
-  if (c.impl == wl::CollectiveImpl::cu && c.max_ctas > 0) r.workgroups = c.max_ctas;
-  if (c.impl == wl::CollectiveImpl::dma) r.engines = c.dma.engines;
-  r.time_us = t.total.median;
-  r.spread_us = t.total.spread();
-  r.trials = t.trials;
+  wl::IsoCollRecord r = iso_coll_record(s, c, t, gpus, wrong);
   r.extra["sweep"] = sweep;
-  r.extra["config"] = c.describe();
-  r.extra["algbw_gbps"] = double(s.bytes) / (t.total.median * 1e-6) / 1e9;
-  r.extra["verified_wrong_words"] = wrong;
   return r;
 }
 
@@ -49,18 +38,8 @@ void check_bytes(Bench& bench, const CollConfig& c, std::uint64_t& wrong) {
 }
 
 wl::IsoGemmRecord gemm(const wl::Gemm& g, int units, const MeasuredTimes& t, const std::string& sweep) {
-  wl::IsoGemmRecord r;
-  r.tag = g.tag;
-  r.m = g.m;
-  r.n = g.n;
-  r.k = g.k;
-  r.dtype = hw::to_string(g.dtype);
-  r.cus = units;
-  r.time_us = t.total.median;
-  r.spread_us = t.total.spread();
-  r.trials = t.trials;
+  wl::IsoGemmRecord r = iso_gemm_record(g, units, t);
   r.extra["sweep"] = sweep;
-  r.extra["tflops"] = g.flops() / (r.time_us * 1e-6) / 1e12;
   return r;
 }
 

@@ -251,7 +251,7 @@ void GpuDispatcher::take_slots(int cu, int slots) {
   free_slots_[static_cast<size_t>(cu)] -= slots;
   const auto xcd = static_cast<size_t>(cu / config_.cus_per_xcd);
   for (Stream& st : streams_) {
-    if (st.config.mask.empty_mask() || st.config.mask.allows(cu)) st.free_slots[xcd] -= slots;
+    if (st.config.mask.allows(cu)) st.free_slots[xcd] -= slots;
   }
 }
 
@@ -270,8 +270,11 @@ void GpuDispatcher::start_claims() {
           CohortContext{config_.index, claim.xcd, n, claim.first_wg + config_.xcds * from, claim.kernel};
       for (std::int64_t w = from; w < from + n; ++w) {
         const int cu = claim.workgroups[static_cast<size_t>(w)];
-        auto held = std::find_if(cohort->cus.begin(), cohort->cus.end(),
-                                 [cu](const auto& p) { return p.first == cu; });
+        // A workgroup that fills a CU is the only one on it: no entry to merge with.
+        auto held = need == config_.slots_per_cu
+                        ? cohort->cus.end()
+                        : std::find_if(cohort->cus.begin(), cohort->cus.end(),
+                                       [cu](const auto& p) { return p.first == cu; });
         if (held == cohort->cus.end()) {
           cohort->cus.emplace_back(cu, need);
         } else {

@@ -78,37 +78,30 @@ TEST(GpuDispatcher, CuMaskRestrictsPlacement) {
   EXPECT_EQ(done, s_to_ps(2e-3));
 }
 
-TEST(GpuDispatcher, EarlierKernelStarvesLaterOneAtEqualPriority) {
-  // 1 XCD x 2 CUs. Kernel A (4 x 1 ms) arrives first and keeps claiming freed CUs; B (1 x 1 ms)
-  // arrives just after and only runs once A has nothing pending: A's second wave runs 1-2 ms,
-  // so B starts at 2 ms and ends at 3 ms.
-  Rig r(GpuConfig{0, 1, 2, 1, 1 << 30});
+// Kernel A (a_wgs x 1 ms) on 1 XCD x `cus` CUs, then B (b_wgs x 1 ms) arriving just after at equal
+// priority. Returns when B's last workgroup finishes.
+TimePs later_kernel_finish(int cus, int a_wgs, int b_wgs, double share, int cohort) {
+  Rig r(GpuConfig{0, 1, cus, 1, cohort, share});
   const StreamId sa = r.gpu.add_stream({"a", 0, {}});
   const StreamId sb = r.gpu.add_stream({"b", 0, {}});
   TimePs b_done = -1;
-  r.gpu.launch(sa, KernelDesc{"A", 4, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(1e-3), nullptr);
+  r.gpu.launch(sa, KernelDesc{"A", a_wgs, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(1e-3), nullptr);
   r.sim.after(1, [&] {
-    r.gpu.launch(sb, KernelDesc{"B", 1, 1, 0, "collective"}, std::make_shared<FixedTimeModel>(1e-3),
-                 [&](TimePs t) { b_done = t; });
-  });
-  r.sim.run();
-  EXPECT_EQ(b_done, s_to_ps(3e-3));
-}
-
-// A: 40 x 1 ms workgroups on 1 XCD x 10 CUs (4 waves); B: 4 x 1 ms arriving just after A.
-// Returns when B's last workgroup finishes.
-TimePs later_kernel_finish(double share, int cohort) {
-  Rig r(GpuConfig{0, 1, 10, 1, cohort, share});
-  const StreamId sa = r.gpu.add_stream({"a", 0, {}});
-  const StreamId sb = r.gpu.add_stream({"b", 0, {}});
-  TimePs b_done = -1;
-  r.gpu.launch(sa, KernelDesc{"A", 40, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(1e-3), nullptr);
-  r.sim.after(1, [&] {
-    r.gpu.launch(sb, KernelDesc{"B", 4, 1, 0, "collective"}, std::make_shared<FixedTimeModel>(1e-3),
+    r.gpu.launch(sb, KernelDesc{"B", b_wgs, 1, 0, "collective"}, std::make_shared<FixedTimeModel>(1e-3),
                  [&](TimePs t) { b_done = t; });
   });
   r.sim.run();
   return b_done;
+}
+
+// A: 40 workgroups on 10 CUs (4 waves); B: 4 workgroups.
+TimePs later_kernel_finish(double share, int cohort) { return later_kernel_finish(10, 40, 4, share, cohort); }
+
+TEST(GpuDispatcher, EarlierKernelStarvesLaterOneAtEqualPriority) {
+  // 1 XCD x 2 CUs. Kernel A (4 x 1 ms) arrives first and keeps claiming freed CUs; B (1 x 1 ms)
+  // arrives just after and only runs once A has nothing pending: A's second wave runs 1-2 ms,
+  // so B starts at 2 ms and ends at 3 ms.
+  EXPECT_EQ(later_kernel_finish(2, 4, 1, 0.0, 1 << 30), s_to_ps(3e-3));
 }
 
 TEST(GpuDispatcher, LaterKernelShareOfFreedSlots) {

@@ -26,6 +26,9 @@ bool has_peak(const NodeSpec& s) {
   return s.compute.peak_flops.count(D) != 0;
 }
 
+// Optional limits are absent (0) unless a preset sets them.
+bool has_cu_miss_bw(const NodeSpec& s) { return s.model.gemm.cu_miss_bw != 0; }
+
 using D = Dimension;
 using C = Constraint;
 using S = NodeSpec;
@@ -73,6 +76,7 @@ constexpr FieldDef kFields[] = {
   {"model.gemm.tile_swizzle", D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::tile_swizzle>, nullptr},
   {"model.gemm.memory_stall_fraction", D::dimensionless, C::non_negative, kReq, at<&S::model, &M::gemm, &GemmModel::memory_stall_fraction>, nullptr},
   {"model.gemm.beside_partition_efficiency", D::dimensionless, C::fraction, kReq, at<&S::model, &M::gemm, &GemmModel::beside_partition_efficiency>, nullptr},
+  {"model.gemm.cu_miss_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::gemm, &GemmModel::cu_miss_bw>, has_cu_miss_bw},
 
   {"model.memory.xcd_fabric_bandwidth", D::bandwidth, C::positive,     kReq, at<&S::model, &M::memory, &MemoryModel::xcd_fabric_bw>, nullptr},
   {"model.memory.llc_bandwidth",        D::bandwidth, C::non_negative, kReq, at<&S::model, &M::memory, &MemoryModel::llc_bw>, nullptr},

@@ -78,7 +78,9 @@ struct GemmModel {
                                            //   (the rp policies' GEMM side) rather than in its own group
   double memory_stall_fraction = 0;        // memory_stall_fraction: a tile stretches by 1 + f * u when other
                                            //   kernels use a share u of the memory it misses to
-                                           //   so the tiles sharing it hit (sets the L2 working set)
+  double cu_miss_bw = 0;                   // cu_miss_bandwidth: L2-miss read bytes/s one CU's GEMM
+                                           //   workgroup keeps in flight (Little's law: outstanding
+                                           //   misses x line / loaded latency); 0 or absent = no limit
 };
 
 // model.memory: achieved (not peak) bandwidths the fluid solver shares out.

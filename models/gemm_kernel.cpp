@@ -50,6 +50,7 @@ GemmWorkgroupModel::GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, 
       res_(res),
       state_(state),
       stall_fraction_(spec.model.gemm.memory_stall_fraction),
+      cu_miss_bw_(spec.model.gemm.cu_miss_bw),
       last_() {}
 
 GemmWorkgroupModel::TrafficInputs GemmWorkgroupModel::inputs(const engine::CohortContext& ctx) const {
@@ -78,6 +79,7 @@ GemmTraffic GemmWorkgroupModel::traffic(const engine::CohortContext& ctx, const 
   t.hits.llc = cache_.llc_hit(g, t.hits.l2, in.tiles_total, in.pollution);
   t.l2_read = g.read_bytes_per_tile();
   const double miss = t.l2_read * (1.0 - t.hits.l2);
+  t.read_miss = miss;
   t.fabric = miss + plan_.write_bytes_per_tile;
   t.llc = miss + plan_.write_bytes_per_tile;
   t.hbm = miss * (1.0 - t.hits.llc) + plan_.write_bytes_per_tile;
@@ -95,7 +97,12 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
   // them, so a faster collective never hurts the GEMM more in total.)
   const double u = state_.isolate_queueing ? 0.0 : std::clamp(state_.memory_load_by_others, 0.0, 1.0);
   const double stretch = 1.0 + stall_fraction_ * u;
-  w.bound_per_wg = plan_.cu_flop_rate / plan_.flops_per_tile / stretch;  // tiles per second on one CU
+  // Tiles per second on one CU: its matrix units, and, where the preset sets it, how fast one CU can
+  // have its L2 misses served (a fixed number in flight over a latency that stretches under load
+  // like the rest of the tile's memory waits).
+  double bound = plan_.cu_flop_rate / plan_.flops_per_tile;
+  if (cu_miss_bw_ > 0 && t.read_miss > 0) bound = std::min(bound, cu_miss_bw_ / t.read_miss);
+  w.bound_per_wg = bound / stretch;
   const auto x = static_cast<size_t>(xcd);
   w.demands.push_back({m.l2[x], t.l2_read});
   w.demands.push_back({m.fabric[x], t.fabric});
@@ -117,8 +124,8 @@ std::optional<engine::CohortWork> GemmWorkgroupModel::refresh(const engine::Coho
   if (!fresh && it->second.inputs == in) return std::nullopt;  // nothing it depends on changed
   const GemmTraffic t = traffic(ctx, in);
   const GemmTraffic& was = it->second.traffic;
-  const bool same = !fresh && was.fabric == t.fabric && was.llc == t.llc && was.hbm == t.hbm &&
-                    was.memory_load_by_others == t.memory_load_by_others;
+  const bool same = !fresh && was.read_miss == t.read_miss && was.fabric == t.fabric && was.llc == t.llc &&
+                    was.hbm == t.hbm && was.memory_load_by_others == t.memory_load_by_others;
   it->second = HandedOut{in, t};
   if (same) return std::nullopt;  // same demands: leave the flow (and the solver) alone
   last_ = t;

@@ -35,8 +35,9 @@ GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_avail
                    bool beside_partition = false);
 
 struct GemmTraffic {
-  double l2_read = 0;  // bytes per tile, CU <- L2
-  double fabric = 0;   // bytes per tile between the XCD and LLC/HBM
+  double l2_read = 0;    // bytes per tile, CU <- L2
+  double read_miss = 0;  // bytes per tile read past the L2 (latency-bound: see cu_miss_bandwidth)
+  double fabric = 0;     // bytes per tile between the XCD and LLC/HBM
   double llc = 0;
   double hbm = 0;
   double memory_load_by_others = 0;  // the queueing input the bound was computed with
@@ -68,6 +69,7 @@ private:
   const NodeResources& res_;
   const InterferenceState& state_;
   double stall_fraction_;
+  double cu_miss_bw_;  // 0: no per-CU miss limit
   GemmTraffic last_;
   // What a cohort's traffic depends on besides its own position and size.
   struct TrafficInputs {

@@ -124,8 +124,9 @@ std::optional<engine::CohortWork> GemmWorkgroupModel::refresh(const engine::Coho
   if (!fresh && it->second.inputs == in) return std::nullopt;  // nothing it depends on changed
   const GemmTraffic t = traffic(ctx, in);
   const GemmTraffic& was = it->second.traffic;
-  const bool same = !fresh && was.read_miss == t.read_miss && was.fabric == t.fabric && was.llc == t.llc &&
-                    was.hbm == t.hbm && was.memory_load_by_others == t.memory_load_by_others;
+  // read_miss is fabric less the (fixed) output write: equal fabric means equal misses.
+  const bool same = !fresh && was.fabric == t.fabric && was.llc == t.llc && was.hbm == t.hbm &&
+                    was.memory_load_by_others == t.memory_load_by_others;
   it->second = HandedOut{in, t};
   if (same) return std::nullopt;  // same demands: leave the flow (and the solver) alone
   last_ = t;

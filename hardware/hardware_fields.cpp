@@ -28,6 +28,8 @@ bool has_peak(const NodeSpec& s) {
 
 // Optional limits are absent (0) unless a preset sets them.
 bool has_cu_miss_bw(const NodeSpec& s) { return s.model.gemm.cu_miss_bw != 0; }
+bool has_hbm_miss_latency_ratio(const NodeSpec& s) { return s.model.gemm.hbm_miss_latency_ratio != 1; }
+bool has_link_stall(const NodeSpec& s) { return s.model.collective.link_stall_fraction != 0; }
 
 using D = Dimension;
 using C = Constraint;
@@ -77,6 +79,7 @@ constexpr FieldDef kFields[] = {
   {"model.gemm.memory_stall_fraction", D::dimensionless, C::non_negative, kReq, at<&S::model, &M::gemm, &GemmModel::memory_stall_fraction>, nullptr},
   {"model.gemm.beside_partition_efficiency", D::dimensionless, C::fraction, kReq, at<&S::model, &M::gemm, &GemmModel::beside_partition_efficiency>, nullptr},
   {"model.gemm.cu_miss_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::gemm, &GemmModel::cu_miss_bw>, has_cu_miss_bw},
+  {"model.gemm.hbm_miss_latency_ratio", D::dimensionless, C::positive, kOpt, at<&S::model, &M::gemm, &GemmModel::hbm_miss_latency_ratio>, has_hbm_miss_latency_ratio},
 
   {"model.memory.xcd_fabric_bandwidth", D::bandwidth, C::positive,     kReq, at<&S::model, &M::memory, &MemoryModel::xcd_fabric_bw>, nullptr},
   {"model.memory.llc_bandwidth",        D::bandwidth, C::non_negative, kReq, at<&S::model, &M::memory, &MemoryModel::llc_bw>, nullptr},
@@ -95,6 +98,7 @@ constexpr FieldDef kFields[] = {
   {"model.collective.all_gather_copy_passes",        D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::all_gather_copy_passes>, nullptr},
   {"model.collective.l2_footprint_per_workgroup",    D::bytes,         C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::l2_footprint_per_workgroup>, nullptr},
   {"model.collective.memory_stall_fraction", D::dimensionless, C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::memory_stall_fraction>, nullptr},
+  {"model.collective.link_stall_fraction", D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::link_stall_fraction>, has_link_stall},
 
   {"model.dma.engine_bandwidth",   D::bandwidth,     C::positive,     kReq, at<&S::model, &M::dma, &DmaModel::engine_bw>, nullptr},
   {"model.dma.submit_latency",     D::time,          C::non_negative, kReq, at<&S::model, &M::dma, &DmaModel::submit_latency>, nullptr},

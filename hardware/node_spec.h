@@ -80,7 +80,11 @@ struct GemmModel {
                                            //   kernels use a share u of the memory it misses to
   double cu_miss_bw = 0;                   // cu_miss_bandwidth: L2-miss read bytes/s one CU's GEMM
                                            //   workgroup keeps in flight (Little's law: outstanding
-                                           //   misses x line / loaded latency); 0 or absent = no limit
+                                           //   misses x line / loaded latency) when they hit the LLC;
+                                           //   0 or absent = no limit
+  double hbm_miss_latency_ratio = 1;       // hbm_miss_latency_ratio: latency of a miss the LLC passes on to
+                                           //   HBM over that of one it serves; scales the cu_miss_bandwidth
+                                           //   limit by where the misses land (1 = no difference)
 };
 
 // model.memory: achieved (not peak) bandwidths the fluid solver shares out.
@@ -107,6 +111,10 @@ struct CollectiveModel {
   double l2_footprint_per_workgroup = 0;   // l2_footprint_per_workgroup: L2 bytes a comm WG keeps
   double memory_stall_fraction = 0;        // memory_stall_fraction: share of a copy loop's time
                                            //   exposed to memory latency (queues behind a GEMM)
+  double link_stall_fraction = 0;          // link_stall_fraction: each byte's link time stretches by
+                                           //   1 + f * u while the peers' GEMMs load their memory with
+                                           //   utilization u (remote writes wait on a busy memory); more
+                                           //   workgroups cannot make up for it
 };
 
 // model.dma: collectives on copy engines (ConCCL-like), orchestrated by the host.

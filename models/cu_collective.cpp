@@ -10,6 +10,7 @@ CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& sp
       res_(res),
       state_(state),
       stall_fraction_(spec.model.collective.memory_stall_fraction),
+      link_stall_fraction_(spec.model.collective.link_stall_fraction),
       wg_rate_(spec.model.collective.workgroup_copy_bw / plan_.copy_passes),
       startup_(s_to_ps(spec.model.collective.step_latency * plan_.steps)),
       launch_latency_(s_to_ps(spec.model.collective.launch_latency)),
@@ -32,14 +33,17 @@ engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& c
   if (m.llc >= 0) w.demands.push_back({m.llc, plan_.llc_bytes_per_byte(true)});
   w.demands.push_back({m.hbm, plan_.hbm_bytes_per_byte()});
   // Traffic spreads evenly over the peers' links (direct, or rings laid over every link).
-  // Protocol overhead (flags, FIFO handshakes) costs link bytes beyond the payload.
-  const double per_peer = 1.0 / plan_.peers / link_efficiency_;
+  // Protocol overhead (flags, FIFO handshakes) costs link bytes beyond the payload. Every GPU runs
+  // the same pair of kernels, so the peers' memory is as loaded as ours: remote writes wait on it
+  // and each byte holds its link longer by 1 + f_link * u, whatever the number of workgroups.
+  const double link_stretch = 1.0 + link_stall_fraction_ * u;
+  const double per_peer = link_stretch / plan_.peers / link_efficiency_;
   for (int p = 0; p < plan_.peers; ++p) w.demands.push_back({res_.link_to_peer(p), per_peer});
   return w;
 }
 
 std::optional<engine::CohortWork> CuCollectiveModel::refresh(const engine::CohortContext& ctx) {
-  if (stall_fraction_ <= 0) return std::nullopt;
+  if (stall_fraction_ <= 0 && link_stall_fraction_ <= 0) return std::nullopt;
   auto [it, fresh] = applied_load_.try_emplace(ctx.first_wg, 0.0);
   if (!fresh && it->second == state_.memory_load_by_gemm) return std::nullopt;
   it->second = state_.memory_load_by_gemm;

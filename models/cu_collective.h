@@ -29,6 +29,7 @@ private:
   const NodeResources& res_;
   const InterferenceState& state_;
   double stall_fraction_;
+  double link_stall_fraction_;
   std::unordered_map<std::int64_t, double> applied_load_;  // per cohort: load its bound used
   double wg_rate_;                                         // sent bytes per second one workgroup can push
   TimePs startup_;                                         // protocol latency of all steps

@@ -51,6 +51,7 @@ GemmWorkgroupModel::GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, 
       state_(state),
       stall_fraction_(spec.model.gemm.memory_stall_fraction),
       cu_miss_bw_(spec.model.gemm.cu_miss_bw),
+      hbm_latency_ratio_(spec.model.gemm.hbm_miss_latency_ratio),
       last_() {}
 
 GemmWorkgroupModel::TrafficInputs GemmWorkgroupModel::inputs(const engine::CohortContext& ctx) const {
@@ -98,10 +99,14 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
   const double u = state_.isolate_queueing ? 0.0 : std::clamp(state_.memory_load_by_others, 0.0, 1.0);
   const double stretch = 1.0 + stall_fraction_ * u;
   // Tiles per second on one CU: its matrix units, and, where the preset sets it, how fast one CU can
-  // have its L2 misses served (a fixed number in flight over a latency that stretches under load
-  // like the rest of the tile's memory waits).
+  // have its L2 misses served: a fixed number in flight over their latency (Little's law), which is
+  // longer for the share the LLC passes on to HBM, and stretches under load like the rest of the
+  // tile's memory waits. So losing the LLC hits a collective's streams evict slows the tile too.
   double bound = plan_.cu_flop_rate / plan_.flops_per_tile;
-  if (cu_miss_bw_ > 0 && t.read_miss > 0) bound = std::min(bound, cu_miss_bw_ / t.read_miss);
+  if (cu_miss_bw_ > 0 && t.read_miss > 0) {
+    const double latency_weight = t.hits.llc + (1.0 - t.hits.llc) * hbm_latency_ratio_;
+    bound = std::min(bound, cu_miss_bw_ / (t.read_miss * latency_weight));
+  }
   w.bound_per_wg = bound / stretch;
   const auto x = static_cast<size_t>(xcd);
   w.demands.push_back({m.l2[x], t.l2_read});

@@ -70,6 +70,7 @@ private:
   const InterferenceState& state_;
   double stall_fraction_;
   double cu_miss_bw_;  // 0: no per-CU miss limit
+  double hbm_latency_ratio_;
   GemmTraffic last_;
   // What a cohort's traffic depends on besides its own position and size.
   struct TrafficInputs {

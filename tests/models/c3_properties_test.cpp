@@ -20,15 +20,18 @@ SimOptions fast() {
 const std::vector<std::string> kScenarios = {"cb1_896M_ag", "mb1_896M_a2a", "cb4_1G_ag", "cb3_512M_a2a"};
 
 TEST(C3Properties, MoreDmaEngineBandwidthNeverSlowsADmaRun) {
-  for (const auto& name : kScenarios) {
-    const wl::Scenario s = *wl::find_paper_scenario(name);
+  // Every Table II scenario. To first order a collective's cost to the GEMM scales with the bytes
+  // it moves, not with how fast it moves them. The tolerance admits the second-order remainder: a
+  // slower engine's rate sags while the GEMM loads memory hardest and so yields to it, which a
+  // faster engine with headroom does not (worst on the preset: 3.3e-6 of the run, cb4_512M_ag).
+  for (const wl::Scenario& s : wl::paper_scenarios()) {
     double previous = 1e300;
     for (const char* bw : {"20 GB/s", "39 GB/s", "60 GB/s", "120 GB/s"}) {
       hw::NodeSpec spec = hw::load_hardware("mi300x");
       hw::set_field(spec, "model.dma.engine_bandwidth", bw);
       C3Simulator sim(spec, fast());
       const double t = sim.run(s, *make_policy("dma", spec)).total_us;
-      EXPECT_LE(t, previous * (1 + 1e-9)) << name << " at " << bw;
+      EXPECT_LE(t, previous * (1 + 1e-5)) << s.name << " at " << bw;
       previous = t;
     }
   }

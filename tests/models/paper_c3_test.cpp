@@ -46,6 +46,20 @@ TEST(PaperC3, DmaOffloadRealizes66PercentOfIdeal) {
   EXPECT_NEAR(percent("dma"), 66.0, 5.0);
   EXPECT_NEAR(by_op("dma", "all_to_all").mean_speedup, 1.43, 0.1);
   EXPECT_GE(percent("dma_rp_best"), percent("dma"));
+  EXPECT_NEAR(percent("dma_rp_best"), 72.0, 5.0);
+}
+
+TEST(PaperC3, PartitioningIsNoBetterThanScheduling) {
+  // Paper V-B: c3_rp (best power-of-two split) 41% of ideal; c3_sp_rp no better than c3_sp.
+  EXPECT_NEAR(percent("rp_best"), 41.0, 5.0);
+  EXPECT_LE(percent("sp_rp_best"), percent("sp"));
+}
+
+TEST(PaperC3, ResourcePartitioningHeuristic) {
+  // The paper: 24 of 30 picked correctly, at most 1.5% lost otherwise. The model reaches 21 of 30
+  // with a worst loss of 12% (README, known gaps); this guards that from getting worse.
+  EXPECT_GE(report().rp_heuristic_correct, 20);
+  EXPECT_LT(report().rp_heuristic_max_loss_pct, 15.0);
 }
 
 }  // namespace

@@ -129,7 +129,8 @@ std::optional<engine::CohortWork> GemmWorkgroupModel::refresh(const engine::Coho
   if (!fresh && it->second.inputs == in) return std::nullopt;  // nothing it depends on changed
   const GemmTraffic t = traffic(ctx, in);
   const GemmTraffic& was = it->second.traffic;
-  // read_miss is fabric less the (fixed) output write: equal fabric means equal misses.
+  // work_for reads read_miss and the LLC hit rate beside these: read_miss is fabric less the
+  // (fixed) output write, and with equal misses equal hbm means an equal LLC hit rate.
   const bool same = !fresh && was.fabric == t.fabric && was.llc == t.llc && was.hbm == t.hbm &&
                     was.memory_load_by_others == t.memory_load_by_others;
   it->second = HandedOut{in, t};

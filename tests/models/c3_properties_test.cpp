@@ -6,16 +6,13 @@
 #include "hardware/hardware_loader.h"
 #include "models/c3_simulator.h"
 #include "models/policy.h"
+#include "tests/models/model_test_util.h"
 #include "workloads/paper_catalog.h"
 
 namespace c3sim::models {
 namespace {
 
-SimOptions fast() {
-  SimOptions o;
-  o.attribution = false;
-  return o;
-}
+using testing::timing_only;
 
 const std::vector<std::string> kScenarios = {"cb1_896M_ag", "mb1_896M_a2a", "cb4_1G_ag", "cb3_512M_a2a"};
 
@@ -29,7 +26,7 @@ TEST(C3Properties, MoreDmaEngineBandwidthNeverSlowsADmaRun) {
     for (const char* bw : {"20 GB/s", "39 GB/s", "60 GB/s", "120 GB/s"}) {
       hw::NodeSpec spec = hw::load_hardware("mi300x");
       hw::set_field(spec, "model.dma.engine_bandwidth", bw);
-      C3Simulator sim(spec, fast());
+      C3Simulator sim(spec, timing_only());
       const double t = sim.run(s, *make_policy("dma", spec)).total_us;
       EXPECT_LE(t, previous * (1 + 1e-5)) << s.name << " at " << bw;
       previous = t;
@@ -38,7 +35,7 @@ TEST(C3Properties, MoreDmaEngineBandwidthNeverSlowsADmaRun) {
 }
 
 TEST(C3Properties, MoreCusNeverSlowTheCollectiveAlone) {
-  C3Simulator sim(hw::load_hardware("mi300x"), fast());
+  C3Simulator sim(hw::load_hardware("mi300x"), timing_only());
   for (auto op : {wl::CollectiveOp::all_gather, wl::CollectiveOp::all_to_all}) {
     for (std::int64_t bytes : {std::int64_t{8} << 20, std::int64_t{1} << 30}) {
       const wl::Collective c{op, bytes, wl::CollectiveImpl::cu, {}};
@@ -54,7 +51,7 @@ TEST(C3Properties, MoreCusNeverSlowTheCollectiveAlone) {
 
 TEST(C3Properties, ConcurrentTimeNeverBeatsTheBestIsolatedTimes) {
   const hw::NodeSpec spec = hw::load_hardware("mi300x");
-  C3Simulator sim(spec, fast());
+  C3Simulator sim(spec, timing_only());
   for (const auto& name : kScenarios) {
     const wl::Scenario s = *wl::find_paper_scenario(name);
     // Best isolated GEMM over every CU count a policy can leave it, best collective of either kind.
@@ -73,9 +70,9 @@ TEST(C3Properties, ConcurrentTimeNeverBeatsTheBestIsolatedTimes) {
 
 TEST(C3Properties, PerWorkgroupFidelityAgreesWithCohorts) {
   const hw::NodeSpec spec = hw::load_hardware("mi300x");
-  SimOptions per_wg = fast();
+  SimOptions per_wg = timing_only();
   per_wg.max_cohort_size = 1;
-  C3Simulator cohorts(spec, fast());
+  C3Simulator cohorts(spec, timing_only());
   C3Simulator single(spec, per_wg);
   const wl::Scenario s = *wl::find_paper_scenario("cb1_896M_ag");
   EXPECT_NEAR(single.iso_gemm(s.gemm).time_us, cohorts.iso_gemm(s.gemm).time_us,
@@ -124,7 +121,7 @@ TEST(C3Properties, BasePolicyLetsTheEarlierGemmClaimFreedCus) {
 }
 
 TEST(C3Properties, HopperPresetsArePlausible) {
-  C3Simulator sim(hw::load_hardware("h200-sxm"), fast());
+  C3Simulator sim(hw::load_hardware("h200-sxm"), timing_only());
   const wl::Gemm g{"", 8192, 8192, 8192, hw::Dtype::bf16, ""};
   const double tflops = g.flops() / sim.iso_gemm(g).time_us * 1e-6;
   EXPECT_NEAR(tflops, 790.0, 79.0);

@@ -12,16 +12,14 @@
 #include "models/c3_simulator.h"
 #include "models/policy.h"
 #include "sim/base/errors.h"
+#include "tests/models/model_test_util.h"
 #include "workloads/paper_catalog.h"
 
 namespace c3sim::models {
 namespace {
 
-SimOptions timing_only() {
-  SimOptions o;
-  o.attribution = false;
-  return o;
-}
+using testing::gemm_slowdown;
+using testing::timing_only;
 
 hw::NodeSpec mi300x_with(const std::string& key, const std::string& value) {
   hw::NodeSpec spec = hw::load_hardware("mi300x");
@@ -29,11 +27,7 @@ hw::NodeSpec mi300x_with(const std::string& key, const std::string& value) {
   return spec;
 }
 
-double slowdown(C3Simulator& sim, const char* tag, int removed) {
-  const wl::Gemm g = *wl::find_paper_gemm(tag);
-  return sim.iso_gemm(g, 304 - removed).time_us / sim.iso_gemm(g).time_us;
-}
-
+// The same override through a hardware file, as users write it (the loader's own checks).
 hw::NodeSpec load_override(const std::string& section, const std::string& line) {
   return hw::load_hardware_from_string(
       "extends: mi300x\nname: x\nmodel:\n  " + section + ":\n    " + line + "\n", "limits.yaml");
@@ -67,11 +61,11 @@ TEST(MemoryLatencyLimits, MemoryBoundGemmsStopGainingFromFewerCus) {
   C3Simulator unlimited(mi300x_with("model.gemm.cu_miss_bandwidth", "0 GB/s"), timing_only());
   C3Simulator preset(hw::load_hardware("mi300x"), timing_only());
   // Without the limit mb2 keeps gaining from fewer tiles in flight (more L2 hits)...
-  EXPECT_LT(slowdown(unlimited, "mb2", 128), 0.95);
+  EXPECT_LT(gemm_slowdown(unlimited, "mb2", 128), 0.95);
   // ...with it the gain stays at small CU losses and the CUs' own miss rate takes over.
-  EXPECT_LT(slowdown(preset, "mb2", 8), 1.0);
-  EXPECT_GT(slowdown(preset, "mb2", 128), 1.1);
-  EXPECT_GT(slowdown(preset, "mb1", 128), 1.1);
+  EXPECT_LT(gemm_slowdown(preset, "mb2", 8), 1.0);
+  EXPECT_GT(gemm_slowdown(preset, "mb2", 128), 1.1);
+  EXPECT_GT(gemm_slowdown(preset, "mb1", 128), 1.1);
   // With all CUs the Infinity Cache's bandwidth binds first: Table II's taxonomy is untouched.
   const wl::Gemm mb2 = *wl::find_paper_gemm("mb2");
   EXPECT_NEAR(preset.iso_gemm(mb2).time_us, unlimited.iso_gemm(mb2).time_us,
@@ -89,7 +83,7 @@ TEST(MemoryLatencyLimits, HbmLatencyRatioSparesComputeBoundGemms) {
   EXPECT_LT(preset.iso_gemm(cb3, 240).time_us, 1.01 * free_run);
   EXPECT_LT(flat.iso_gemm(cb3, 240).time_us, preset.iso_gemm(cb3, 240).time_us);
   // The flat pricing lets mb2 run faster at -128 than the preset does (its misses go to HBM).
-  EXPECT_LT(slowdown(flat, "mb2", 128), slowdown(preset, "mb2", 128));
+  EXPECT_LT(gemm_slowdown(flat, "mb2", 128), gemm_slowdown(preset, "mb2", 128));
 }
 
 TEST(MemoryLatencyLimits, MoreWorkgroupsCannotBuyBackLinkStall) {

@@ -6,6 +6,7 @@
 
 #include "hardware/hardware_loader.h"
 #include "models/c3_simulator.h"
+#include "tests/models/model_test_util.h"
 #include "workloads/paper_catalog.h"
 
 namespace c3sim::models {
@@ -14,16 +15,11 @@ namespace {
 class Mi300x : public ::testing::Test {
 protected:
   static C3Simulator& sim() {
-    static C3Simulator s(hw::load_hardware("mi300x"), [] {
-      SimOptions o;
-      o.attribution = false;
-      return o;
-    }());
+    static C3Simulator s(hw::load_hardware("mi300x"), testing::timing_only());
     return s;
   }
   static double slowdown(const std::string& tag, int removed) {
-    const wl::Gemm g = *wl::find_paper_gemm(tag);
-    return sim().iso_gemm(g, 304 - removed).time_us / sim().iso_gemm(g).time_us;
+    return testing::gemm_slowdown(sim(), tag, removed);
   }
 };
 

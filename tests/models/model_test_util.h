@@ -1,0 +1,24 @@
+#pragma once
+// Helpers shared by the model tests: a simulator that only times runs, and a GEMM's isolated
+// slowdown when CUs are taken away (Fig. 5(a)).
+#include <string>
+
+#include "models/c3_simulator.h"
+#include "workloads/paper_catalog.h"
+
+namespace c3sim::models::testing {
+
+// No attribution counterfactuals: the properties and paper figures compare times only.
+inline SimOptions timing_only() {
+  SimOptions o;
+  o.attribution = false;
+  return o;
+}
+
+// Isolated time of Table I GEMM `tag` with `removed` CUs taken, over its time with all of them.
+inline double gemm_slowdown(C3Simulator& sim, const std::string& tag, int removed) {
+  const wl::Gemm g = *wl::find_paper_gemm(tag);
+  return sim.iso_gemm(g, sim.spec().compute.total_cus() - removed).time_us / sim.iso_gemm(g).time_us;
+}
+
+}  // namespace c3sim::models::testing

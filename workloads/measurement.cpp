@@ -153,6 +153,25 @@ C3Record read_c3(StrictJsonObject& o) {
   return r;
 }
 
+IsoCopyRecord read_iso_copy(StrictJsonObject& o) {
+  IsoCopyRecord r;
+  r.pattern = o.string("pattern");
+  if (r.pattern != "local" && r.pattern != "push" && r.pattern != "pull" && r.pattern != "bidirectional") {
+    o.fail("pattern", fmt::format("unknown copy pattern '{}' (local, push, pull, bidirectional)", r.pattern));
+  }
+  r.bytes = o.integer("bytes", 1, kMaxI64);
+  r.gpus = positive_int(o, "gpus");
+  r.peers = static_cast<int>(o.integer("peers", 0, kMaxInt));
+  r.streams = positive_int(o, "streams");
+  r.chunks = positive_int(o, "chunks");
+  r.batched = o.boolean("batched");
+  r.time_us = o.number("time_us", 0);
+  r.spread_us = o.optional_number("spread_us", 0);
+  r.trials = positive_int(o, "trials");
+  r.extra = o.optional_object("extra");
+  return r;
+}
+
 }  // namespace
 
 json to_json(const EnvRecord& r) {
@@ -217,6 +236,22 @@ json to_json(const C3Record& r) {
   return j;
 }
 
+json to_json(const IsoCopyRecord& r) {
+  json j = header("iso_copy");
+  j["pattern"] = r.pattern;
+  j["bytes"] = r.bytes;
+  j["gpus"] = r.gpus;
+  j["peers"] = r.peers;
+  j["streams"] = r.streams;
+  j["chunks"] = r.chunks;
+  j["batched"] = r.batched;
+  put(j, "time_us", r.time_us);
+  put_opt(j, "spread_us", r.spread_us);
+  j["trials"] = r.trials;
+  put_nonempty(j, "extra", r.extra);
+  return j;
+}
+
 json to_json(const Record& r) {
   return std::visit([](const auto& x) { return to_json(x); }, r);
 }
@@ -227,6 +262,7 @@ const char* kind_of(const Record& r) {
     const char* operator()(const IsoGemmRecord&) const { return "iso_gemm"; }
     const char* operator()(const IsoCollRecord&) const { return "iso_coll"; }
     const char* operator()(const C3Record&) const { return "c3"; }
+    const char* operator()(const IsoCopyRecord&) const { return "iso_copy"; }
   };
   return std::visit(Kind{}, r);
 }
@@ -251,8 +287,10 @@ Record record_from_json(const json& j, const SourceLocation& where) {
     r = read_iso_coll(o);
   } else if (kind == "c3") {
     r = read_c3(o);
+  } else if (kind == "iso_copy") {
+    r = read_iso_copy(o);
   } else {
-    o.fail("kind", fmt::format("unknown record kind '{}' (env, iso_gemm, iso_coll, c3)", kind));
+    o.fail("kind", fmt::format("unknown record kind '{}' (env, iso_gemm, iso_coll, c3, iso_copy)", kind));
   }
   o.finish();
   return r;

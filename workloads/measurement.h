@@ -53,6 +53,24 @@ struct IsoCollRecord {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// {"kind":"iso_copy"}: one copy-engine copy pattern alone (c3bench sweep --what copy_engine): what a
+// DMA collective is built from, measured as a function of size, peers, streams, chunks and
+// submission, so one copy-engine model can be fitted for any GPU count.
+struct IsoCopyRecord {
+  std::string pattern;     // "local" (same GPU), "push" (write a peer), "pull" (read a peer),
+                           // "bidirectional" (every GPU pushes to every peer at once)
+  std::int64_t bytes = 0;  // per destination (per peer), per GPU
+  int gpus = 0;            // GPUs issuing copies at once
+  int peers = 0;           // destinations per issuing GPU (0 for local)
+  int streams = 1;         // streams (queues) per peer
+  int chunks = 1;          // pieces per transfer
+  bool batched = false;    // one batched call per stream (cudaMemcpyBatchAsync) vs one call a piece
+  double time_us = 0;      // first submission to last completion
+  std::optional<double> spread_us;
+  int trials = 1;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 // {"kind":"c3"}: GEMM and collective concurrently under one policy.
 struct C3Record {
   std::string scenario;  // scenario name
@@ -78,12 +96,13 @@ struct C3Record {
   nlohmann::json extra = nlohmann::json::object();
 };
 
-using Record = std::variant<EnvRecord, IsoGemmRecord, IsoCollRecord, C3Record>;
+using Record = std::variant<EnvRecord, IsoGemmRecord, IsoCollRecord, C3Record, IsoCopyRecord>;
 
 nlohmann::json to_json(const EnvRecord& r);
 nlohmann::json to_json(const IsoGemmRecord& r);
 nlohmann::json to_json(const IsoCollRecord& r);
 nlohmann::json to_json(const C3Record& r);
+nlohmann::json to_json(const IsoCopyRecord& r);
 nlohmann::json to_json(const Record& r);
 
 // Parses one JSON Lines record; throws InputError naming file, line and key on any problem
@@ -101,7 +120,7 @@ std::vector<Record> read_measurements_string(const std::string& text, const std:
 // Writes records as JSON Lines, one per line, deterministic key order (nlohmann sorts keys).
 std::string to_jsonl(const std::vector<Record>& records);
 
-// "env", "iso_gemm", "iso_coll" or "c3".
+// "env", "iso_gemm", "iso_coll", "c3" or "iso_copy".
 const char* kind_of(const Record& r);
 // Shortest text that reads back as exactly `v` ("0.1", "1e+300"), independent of locale.
 std::string format_double(double v);

@@ -30,6 +30,12 @@ std::string StrictJsonObject::string(const std::string& key) {
   return v.get<std::string>();
 }
 
+bool StrictJsonObject::boolean(const std::string& key) {
+  const nlohmann::json& v = required(key);
+  if (!v.is_boolean()) fail(key, fmt::format("expected true or false, found {}", v.dump()));
+  return v.get<bool>();
+}
+
 std::string StrictJsonObject::optional_string(const std::string& key) {
   if (!has(key)) return "";
   return string(key);

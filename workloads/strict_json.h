@@ -21,6 +21,7 @@ public:
 
   [[nodiscard]] std::string string(const std::string& key);
   [[nodiscard]] std::string optional_string(const std::string& key);  // "" when absent
+  [[nodiscard]] bool boolean(const std::string& key);
   [[nodiscard]] std::int64_t integer(const std::string& key, std::int64_t min, std::int64_t max);
   [[nodiscard]] std::optional<std::int64_t> optional_integer(const std::string& key, std::int64_t min,
                                                              std::int64_t max);

@@ -33,7 +33,7 @@ void Bench::prepare_collective(const CollShape& shape) {
 std::uint64_t Bench::verify(const CollConfig& config) {
   CollBuffers& buffers = config.impl == wl::CollectiveImpl::vendor_zero_cta ? symmetric_ : plain_;
   buffers.poison_recv(shape_);
-  run_ungated(devices_, {coll_part(config)});
+  run_untimed(devices_, {coll_part(config)});
   return buffers.count_mismatches(shape_, seed_);
 }
 
@@ -104,13 +104,13 @@ std::pair<int, int> Bench::partition_units(int group_units) {
 }
 
 std::vector<MeasuredTimes> Bench::measure(const std::vector<Measurement>& list, int warmups, int trials) {
-  for (const Measurement& m : list) run_ungated(devices_, m.parts);
+  for (const Measurement& m : list) run_untimed(devices_, m.parts);
   for (int w = 0; w < warmups; ++w) {
-    for (const Measurement& m : list) (void)run_gated(devices_, m.parts);
+    for (const Measurement& m : list) (void)run_timed(devices_, m.parts);
   }
   std::vector<std::vector<TrialTimes>> samples(list.size());
   for (int t = 0; t < trials; ++t) {
-    for (std::size_t i = 0; i < list.size(); ++i) samples[i].push_back(run_gated(devices_, list[i].parts));
+    for (std::size_t i = 0; i < list.size(); ++i) samples[i].push_back(run_timed(devices_, list[i].parts));
   }
   std::vector<MeasuredTimes> out(list.size());
   for (std::size_t i = 0; i < list.size(); ++i) {

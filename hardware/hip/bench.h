@@ -67,7 +67,7 @@ public:
   // Units the partition for `group_units` really gives the group and the rest (rounding).
   [[nodiscard]] std::pair<int, int> partition_units(int group_units);
 
-  // Primes each measurement once ungated, runs `warmups` gated rounds, then `trials` rounds in
+  // Primes each measurement once untimed, runs `warmups` timed rounds, then `trials` rounds in
   // which every measurement runs once, in order: baselines are timed beside the concurrent runs.
   std::vector<MeasuredTimes> measure(const std::vector<Measurement>& list, int warmups, int trials);
 

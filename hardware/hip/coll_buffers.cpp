@@ -70,8 +70,13 @@ void CollBuffers::prepare(const CollShape& shape, std::uint64_t seed) {
   }
   for (int g = 0; g < static_cast<int>(gpus_.size()); ++g) {
     C3_HIP(hipSetDevice(g));
-    launch_fill_words(nullptr, static_cast<std::uint32_t*>(gpus_[g].send), shape.send_bytes() / 4, seed, g,
-                      0);
+    if (shape.reduces()) {
+      launch_fill_reduce_inputs(nullptr, static_cast<std::uint16_t*>(gpus_[g].send), shape.send_bytes() / 2,
+                                seed, g);
+    } else {
+      launch_fill_words(nullptr, static_cast<std::uint32_t*>(gpus_[g].send), shape.send_bytes() / 4, seed, g,
+                        0);
+    }
     C3_HIP(hipDeviceSynchronize());
   }
   poison_recv(shape);
@@ -93,8 +98,14 @@ std::uint64_t CollBuffers::count_mismatches(const CollShape& shape, std::uint64_
   for (int g = 0; g < static_cast<int>(gpus_.size()); ++g) {
     C3_HIP(hipSetDevice(g));
     C3_HIP(hipMemset(gpus_[g].mismatches, 0, sizeof(unsigned long long)));
-    launch_verify(nullptr, static_cast<const std::uint32_t*>(gpus_[g].recv), shape.recv_bytes() / 4,
-                  shape.ranks, g, layout, seed, gpus_[g].mismatches);
+    if (shape.reduces()) {
+      launch_verify_reduce(nullptr, static_cast<const std::uint16_t*>(gpus_[g].recv), shape.recv_bytes() / 2,
+                           shape.ranks, g, shape.op == wl::CollectiveOp::reduce_scatter, seed,
+                           gpus_[g].mismatches);
+    } else {
+      launch_verify(nullptr, static_cast<const std::uint32_t*>(gpus_[g].recv), shape.recv_bytes() / 4,
+                    shape.ranks, g, layout, seed, gpus_[g].mismatches);
+    }
     unsigned long long bad = 0;
     C3_HIP(hipMemcpy(&bad, gpus_[g].mismatches, sizeof bad, hipMemcpyDeviceToHost));
     total += bad;

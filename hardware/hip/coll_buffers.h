@@ -1,9 +1,9 @@
 #pragma once
 // Send and receive buffers of one collective on every GPU, their random fill (each word a hash of
-// its writer and position, never zeros), poisoning, and the byte-exact check of the output.
-// Plain buffers come from hipMalloc; symmetric ones from ncclMemAlloc, as NCCL/RCCL window
-// registration (zero-CTA policy) requires. Grow-only: generation() changes on reallocation so
-// registrations can be renewed.
+// its writer and position, never zeros; bf16 small integers for reductions, so sums are exact), poisoning,
+// and the byte-exact check of the output. Plain buffers come from hipMalloc; symmetric ones from
+// ncclMemAlloc, as NCCL/RCCL window registration (zero-CTA policy) requires. Grow-only: generation() changes
+// on reallocation so registrations can be renewed.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -18,8 +18,17 @@ struct CollShape {
   std::size_t bytes = 0;  // per-GPU output
   int ranks = 1;
   [[nodiscard]] std::size_t block_bytes() const { return bytes / static_cast<std::size_t>(ranks); }
+  // all-gather sends its shard; all-to-all and all-reduce a whole output-sized buffer;
+  // reduce-scatter one output-sized block for every rank.
   [[nodiscard]] std::size_t send_bytes() const {
-    return op == wl::CollectiveOp::all_gather ? block_bytes() : bytes;
+    switch (op) {
+      case wl::CollectiveOp::all_gather: return block_bytes();
+      case wl::CollectiveOp::reduce_scatter: return bytes * static_cast<std::size_t>(ranks);
+      default: return bytes;
+    }
+  }
+  [[nodiscard]] bool reduces() const {
+    return op == wl::CollectiveOp::reduce_scatter || op == wl::CollectiveOp::all_reduce;
   }
   [[nodiscard]] std::size_t recv_bytes() const { return bytes; }
 };

@@ -31,11 +31,6 @@ DeviceSet::DeviceSet() {
   int least = 0;
   C3_HIP(hipSetDevice(0));
   C3_HIP(hipDeviceGetStreamPriorityRange(&least, &highest_priority_));
-  void* host = nullptr;
-  C3_HIP(hipHostMalloc(&host, 2 * sizeof(int), hipHostMallocMapped | hipHostMallocPortable));
-  flags_ = static_cast<int*>(host);
-  flags_[0] = 0;
-  flags_[1] = 0;
 }
 
 DeviceSet::~DeviceSet() {
@@ -45,7 +40,6 @@ DeviceSet::~DeviceSet() {
     for (auto& [name, s] : gpus_[g].streams) (void)hipStreamDestroy(s);
     for (hipEvent_t e : gpus_[g].events) (void)hipEventDestroy(e);
   }
-  if (flags_ != nullptr) (void)hipHostFree(flags_);
 }
 
 hipStream_t DeviceSet::stream(int gpu, const std::string& name, int priority) {

@@ -1,8 +1,8 @@
 #pragma once
 // Every visible GPU of the node, driven from one host thread: peer access between all pairs,
-// named streams per GPU (created on first use), timing events, and the host-mapped release flag
-// the gate kernels poll. One process drives all GPUs so that the gate can release every GPU at
-// once and host-driven DMA submission is serialized on one thread, as in the paper's ConCCL.
+// named streams per GPU (created on first use) and timing events. One process drives all GPUs, so
+// launches reach them in one host order and host-driven DMA submission is serialized on one
+// thread, as in the paper's ConCCL.
 #include <cstddef>
 #include <map>
 #include <string>
@@ -36,10 +36,6 @@ public:
   // The i-th timing event of `gpu` (created on first use; reused across trials).
   hipEvent_t event(int gpu, std::size_t index);
 
-  // Gate flag: device-visible pointers to host-mapped words.
-  [[nodiscard]] volatile int* release_flag() const { return flags_; }
-  [[nodiscard]] int* timeout_flag() const { return flags_ + 1; }
-
   void synchronize_all();
 
 private:
@@ -50,7 +46,6 @@ private:
   };
   std::vector<Gpu> gpus_;
   int highest_priority_ = 0;
-  int* flags_ = nullptr;
 };
 
 }  // namespace c3sim::bench

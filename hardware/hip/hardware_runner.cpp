@@ -6,6 +6,7 @@
 
 #include "hardware/hip/device_error.h"
 #include "hardware/hip/env_probe.h"
+#include "hardware/hip/launch_probe.h"
 #include "hardware/hip/records.h"
 #include "workloads/scenario_io.h"
 
@@ -27,6 +28,15 @@ HardwareRunner::HardwareRunner(DmaOptions dma) : dma_(dma) {}
 wl::EnvRecord HardwareRunner::environment() {
   wl::EnvRecord env = probe_environment(bench_.devices());
   env.details["dma_collective"] = dma_.describe();
+  try {
+    env.details["launch"] = probe_launch_latencies(bench_.devices(), launch_reps_);
+  } catch (const DeviceError& e) {
+    // The scenario measurements do not depend on the probe; say why it is missing instead.
+    env.details["launch"] = {{"error", e.what()}};
+  }
+  // How c3 records' parts were started (trial.h): in order from one host thread, nothing held
+  // back. Files without this key held every stream behind one gate and released them together.
+  env.details["launch_semantics"] = "ordered";
   return env;
 }
 
@@ -51,13 +61,24 @@ std::vector<wl::Record> HardwareRunner::run(const wl::RunRequest& request) {
   bench_.prepare_collective(shape);
 
   // Collective configurations for the isolated baselines, each checked byte for byte first.
+  // Copy engines cannot reduce: reduce-scatter and all-reduce have the CU (NCCL kernel) path only.
+  const bool reduction = shape.reduces();
+  for (const Policy& p : policies) {
+    if (reduction && p.impl != wl::CollectiveImpl::cu) {
+      throw InputError(sc.location, sc.name + ".policies",
+                       "policy '" + p.name + "' needs copy engines, which cannot reduce a " +
+                           wl::to_string(shape.op) + "; use the CU policies");
+    }
+  }
   const int default_ctas = sc.collective.max_workgroups.value_or(0);
   std::vector<CollConfig> colls{{wl::CollectiveImpl::cu, default_ctas, dma_}};
   for (int w : request.coll_workgroup_limits) colls.push_back({wl::CollectiveImpl::cu, w, dma_});
   const std::size_t dma_index = colls.size();
-  colls.push_back({wl::CollectiveImpl::dma, 0, dma_});
-  const std::size_t zero_index = colls.size();
-  colls.push_back({wl::CollectiveImpl::vendor_zero_cta, 0, dma_});
+  const std::size_t zero_index = colls.size() + 1;
+  if (!reduction) {
+    colls.push_back({wl::CollectiveImpl::dma, 0, dma_});
+    colls.push_back({wl::CollectiveImpl::vendor_zero_cta, 0, dma_});
+  }
   std::vector<std::uint64_t> wrong;
   for (const CollConfig& c : colls) {
     wrong.push_back(bench_.verify(c));
@@ -159,6 +180,7 @@ std::vector<wl::Record> HardwareRunner::run(const wl::RunRequest& request) {
     r.spread_us = t.total.spread();
     r.trials = t.trials;
     r.extra["launch_order"] = p.collective_first ? "collective,gemm" : "gemm,collective";
+    r.extra["launch"] = "ordered";  // the second part launched by the host right after the first
     r.extra["collective_high_priority"] = p.collective_high_priority;
     r.extra["speedup_vs_cu_serial"] = (iso_gemm + iso_cu) / t.total.median;
     r.extra["iso_coll_cu_us"] = iso_cu;

@@ -15,9 +15,12 @@ public:
   // `dma` configures the project's DMA collective (engines, chunks, push/pull).
   explicit HardwareRunner(DmaOptions dma = {});
 
+  // The env record, with the launch microbenchmarks (details.launch) measured now.
   [[nodiscard]] wl::EnvRecord environment() override;
+  void set_launch_probe_reps(int reps) { launch_reps_ = reps; }
   // Records, in order: iso_gemm (whole GPU, then each limit), iso_coll (cu, each CTA limit, dma,
-  // vendor_zero_cta), then one c3 per policy. Throws DeviceError if a collective's output bytes
+  // vendor_zero_cta; reductions: cu only), then one c3 per policy, each launched in its order
+  // (trial.h). Throws DeviceError if a collective's output bytes
   // are wrong, InputError for a scenario this node cannot run.
   [[nodiscard]] std::vector<wl::Record> run(const wl::RunRequest& request) override;
 
@@ -27,6 +30,7 @@ public:
 private:
   Bench bench_;
   DmaOptions dma_;
+  int launch_reps_ = 20;
 };
 
 }  // namespace c3sim::bench

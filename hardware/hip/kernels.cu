@@ -27,19 +27,6 @@ __device__ __forceinline__ std::uint32_t hash_word(std::uint64_t seed, int rank,
   return static_cast<std::uint32_t>(z);
 }
 
-__global__ void gate_kernel(const volatile int* release, int* timed_out, std::uint64_t timeout_ns) {
-  const std::uint64_t start = device_ns();
-  while (*release == 0) {
-    if (device_ns() - start > timeout_ns) {
-      *timed_out = 1;
-      return;
-    }
-#if !defined(C3BENCH_AMD)
-    __nanosleep(1000);
-#endif
-  }
-}
-
 __global__ void fill_words_kernel(std::uint32_t* words, std::size_t count, std::uint64_t seed, int rank,
                                   std::size_t first_word) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -86,17 +73,61 @@ __global__ void verify_kernel(const std::uint32_t* recv, std::size_t total_words
   if (bad != 0) atomicAdd(mismatches, bad);
 }
 
+__global__ void verify_range_kernel(const std::uint32_t* words, std::size_t count, std::uint64_t seed,
+                                    int rank, std::size_t first_word, unsigned long long* mismatches) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  unsigned long long bad = 0;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += stride) {
+    if (words[i] != hash_word(seed, rank, first_word + i)) ++bad;
+  }
+  if (bad != 0) atomicAdd(mismatches, bad);
+}
+
+__device__ __forceinline__ std::uint16_t small_int_bf16(std::uint32_t v) {
+  // v in 1..256: exact in bf16. Build it from the float's top 16 bits (exact: v has <= 8 bits).
+  return static_cast<std::uint16_t>(__float_as_uint(static_cast<float>(v)) >> 16);
+}
+
+__device__ __forceinline__ std::uint32_t reduce_input(std::uint64_t seed, int rank, std::uint64_t i) {
+  return (hash_word(seed, rank, i) & 7u) + 1u;
+}
+
+__global__ void fill_reduce_inputs_kernel(std::uint16_t* values, std::size_t count, std::uint64_t seed,
+                                          int rank) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += stride) {
+    values[i] = small_int_bf16(reduce_input(seed, rank, i));
+  }
+}
+
+__global__ void verify_reduce_kernel(const std::uint16_t* recv, std::size_t count, int ranks, int me,
+                                     int scatter, std::uint64_t seed, unsigned long long* mismatches) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  unsigned long long bad = 0;
+  for (std::size_t j = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < count;
+       j += stride) {
+    const std::uint64_t input = scatter != 0 ? static_cast<std::uint64_t>(me) * count + j : j;
+    std::uint32_t sum = 0;
+    for (int r = 0; r < ranks; ++r) sum += reduce_input(seed, r, input);
+    if (recv[j] != small_int_bf16(sum)) ++bad;
+  }
+  if (bad != 0) atomicAdd(mismatches, bad);
+}
+
+__global__ void stamp_kernel(unsigned long long* stamp, std::uint64_t spin_ns) {
+  const std::uint64_t start = device_ns();
+  if (threadIdx.x == 0) *stamp = start;
+  while (device_ns() - start < spin_ns) {}
+}
+
 unsigned blocks_for(std::size_t count) {
   const std::size_t want = (count + kThreads - 1) / kThreads;
   return static_cast<unsigned>(want < kMaxBlocks ? (want == 0 ? 1 : want) : kMaxBlocks);
 }
 
 }  // namespace
-
-void launch_gate(hipStream_t stream, const volatile int* release, int* timed_out, std::uint64_t timeout_ns) {
-  gate_kernel<<<1, 1, 0, stream>>>(release, timed_out, timeout_ns);
-  C3_LAUNCHED();
-}
 
 void launch_fill_words(hipStream_t stream, std::uint32_t* words, std::size_t count, std::uint64_t seed,
                        int rank, std::size_t first_word) {
@@ -118,6 +149,32 @@ void launch_verify(hipStream_t stream, const std::uint32_t* recv, std::size_t to
                    CollLayout layout, std::uint64_t seed, unsigned long long* mismatches) {
   verify_kernel<<<blocks_for(total_words), kThreads, 0, stream>>>(recv, total_words, ranks, me,
                                                                   static_cast<int>(layout), seed, mismatches);
+  C3_LAUNCHED();
+}
+
+void launch_verify_range(hipStream_t stream, const std::uint32_t* words, std::size_t count,
+                         std::uint64_t seed, int rank, std::size_t first_word,
+                         unsigned long long* mismatches) {
+  verify_range_kernel<<<blocks_for(count), kThreads, 0, stream>>>(words, count, seed, rank, first_word,
+                                                                  mismatches);
+  C3_LAUNCHED();
+}
+
+void launch_fill_reduce_inputs(hipStream_t stream, std::uint16_t* values, std::size_t count,
+                               std::uint64_t seed, int rank) {
+  fill_reduce_inputs_kernel<<<blocks_for(count), kThreads, 0, stream>>>(values, count, seed, rank);
+  C3_LAUNCHED();
+}
+
+void launch_verify_reduce(hipStream_t stream, const std::uint16_t* recv, std::size_t count, int ranks, int me,
+                          bool scatter, std::uint64_t seed, unsigned long long* mismatches) {
+  verify_reduce_kernel<<<blocks_for(count), kThreads, 0, stream>>>(recv, count, ranks, me, scatter ? 1 : 0,
+                                                                   seed, mismatches);
+  C3_LAUNCHED();
+}
+
+void launch_stamp(hipStream_t stream, unsigned long long* stamp, std::uint64_t spin_ns) {
+  stamp_kernel<<<1, 32, 0, stream>>>(stamp, spin_ns);
   C3_LAUNCHED();
 }
 

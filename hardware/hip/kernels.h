@@ -1,17 +1,13 @@
 #pragma once
-// The few device kernels c3bench needs of its own: the gate that holds every stream until all
-// launches are queued, random fills (never zeros), and the byte-exact check of a collective's
-// output. Host-side launchers; each checks its launch.
+// The few device kernels c3bench needs of its own: random fills (never zeros), the byte-exact
+// checks of collectives' and copies' outputs, and the launch-latency stamp. Host-side launchers; each checks
+// its launch.
 #include <cstddef>
 #include <cstdint>
 
 #include "hardware/hip/gpu_runtime.h"
 
 namespace c3sim::bench {
-
-// Spins until *release != 0 (host-mapped memory), or until timeout_ns passes; on timeout it sets
-// *timed_out = 1 and returns, so a lost release shows up as an error rather than a hung GPU.
-void launch_gate(hipStream_t stream, const volatile int* release, int* timed_out, std::uint64_t timeout_ns);
 
 // words[i] = hash(seed, rank, first_word + i): every byte depends on who wrote it and where.
 void launch_fill_words(hipStream_t stream, std::uint32_t* words, std::size_t count, std::uint64_t seed,
@@ -21,6 +17,26 @@ void launch_fill_bf16(hipStream_t stream, std::uint16_t* values, std::size_t cou
 void launch_fill_constant(hipStream_t stream, std::uint32_t* words, std::size_t count, std::uint32_t value);
 
 enum class CollLayout : int { all_gather = 0, all_to_all = 1 };
+
+// Counts words[i] != hash(seed, rank, first_word + i) for i < count (a copy's destination range,
+// filled at the source by launch_fill_words with the same seed, rank and first_word).
+void launch_verify_range(hipStream_t stream, const std::uint32_t* words, std::size_t count,
+                         std::uint64_t seed, int rank, std::size_t first_word,
+                         unsigned long long* mismatches);
+
+// Reduction inputs: bf16 small integers 1..8 from the same hash, so any sum over up to 32 ranks
+// is exact in bf16 (integers up to 256 are) and a wrong offset or a missed rank changes the value.
+void launch_fill_reduce_inputs(hipStream_t stream, std::uint16_t* values, std::size_t count,
+                               std::uint64_t seed, int rank);
+// Counts bf16 elements of `recv` on rank `me` that differ from the sum over ranks of their inputs
+// (launch_fill_reduce_inputs). scatter: reduce-scatter (recv element j is input element
+// me * count + j); otherwise all-reduce (element j is input element j).
+void launch_verify_reduce(hipStream_t stream, const std::uint16_t* recv, std::size_t count, int ranks, int me,
+                          bool scatter, std::uint64_t seed, unsigned long long* mismatches);
+
+// Launch-latency probe: one workgroup writes the device clock (ns) into *stamp when it starts,
+// then spins for spin_ns so the kernel is still running when the next launch arrives.
+void launch_stamp(hipStream_t stream, unsigned long long* stamp, std::uint64_t spin_ns);
 
 // Counts (atomically into *mismatches) words of `recv` on rank `me` that differ from what the
 // collective must leave there, given every rank's send buffer was filled by launch_fill_words

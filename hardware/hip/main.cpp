@@ -1,6 +1,7 @@
 // c3bench: measures C3 scenarios (a GEMM and a collective at once) on the GPUs of this node and
 // writes the measurement schema c3sim writes. The only place in c3bench that prints or exits:
 // 0 success, 1 internal error, 2 bad input (scenario file, options), 3 GPU/library failure.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -161,11 +162,18 @@ int command_run(const CommonOptions& o, const std::string& policy_list, const st
     requests.push_back(std::move(r));
   }
   if (requests.empty()) throw InputError({o.scenario_file, 0, 0}, "--only", "no scenario selected");
+  // Copy engines cannot reduce: a reduce-scatter or all-reduce runs under the CU policies only.
   for (const wl::RunRequest& r : requests) {
-    if (r.scenario.collective.op != wl::CollectiveOp::all_gather &&
-        r.scenario.collective.op != wl::CollectiveOp::all_to_all) {
-      throw InputError(r.scenario.location, r.scenario.name + ".collective.op",
-                       "c3bench measures all_gather and all_to_all only");
+    const wl::CollectiveOp op = r.scenario.collective.op;
+    if (op != wl::CollectiveOp::reduce_scatter && op != wl::CollectiveOp::all_reduce) continue;
+    for (std::size_t i = 0; i < r.policies.size(); ++i) {
+      if (bench::parse_policy(r.policies[i], r.scenario.location, 0).impl == wl::CollectiveImpl::cu) continue;
+      throw InputError(
+          i < r.scenario.policy_locations.size() ? r.scenario.policy_locations[i] : r.scenario.location,
+          r.scenario.name + ".policies",
+          "'" + r.policies[i] + "' needs copy engines, which cannot reduce a " + wl::to_string(op) +
+              " (use base, sp, prio, rp:<n>, sp_rp:<n>; with --policy all, run reductions "
+              "from their own file)");
     }
   }
 
@@ -180,13 +188,43 @@ int command_run(const CommonOptions& o, const std::string& policy_list, const st
   return 0;
 }
 
-int command_sweep(const CommonOptions& o, const std::string& what, const std::string& sm_limits,
-                  const std::string& cta_limits, const std::string& sizes, const std::string& engine_bytes) {
+struct SweepOptions {
+  std::string what = "all";
+  std::string sm_limits = "8,16,32,48,64,80,96,112,124,132";
+  std::string cta_limits = "1,2,4,8,16,24,32,48,64";
+  std::string sizes = "1MiB,4MiB,16MiB,64MiB,256MiB,1GiB,4GiB";
+  std::string engine_bytes = "1GiB";
+  std::string ops = "all_gather,all_to_all";
+  std::string copy_sizes = "4KiB,16KiB,64KiB,256KiB,1MiB,4MiB,16MiB,64MiB,256MiB,1GiB,4GiB";
+  std::string copy_shape_sizes = "256MiB,1GiB";
+};
+
+std::vector<wl::CollectiveOp> parse_ops(const std::string& s) {
+  std::vector<wl::CollectiveOp> out;
+  for (const std::string& item : split_list(s)) {
+    const auto op = wl::parse_collective_op(item);
+    if (!op) {
+      throw InputError(
+          {}, "--ops",
+          "'" + item + "' is not a collective (all_gather, all_to_all, reduce_scatter, all_reduce)");
+    }
+    out.push_back(*op);
+  }
+  return out;
+}
+
+int command_sweep(const CommonOptions& o, const SweepOptions& so) {
+  const std::string& what = so.what;
+  const std::string& sm_limits = so.sm_limits;
+  const std::string& cta_limits = so.cta_limits;
+  const std::string& sizes = so.sizes;
+  const std::string& engine_bytes = so.engine_bytes;
   check_runtime_limits(o);
   bench::SweepRequest q;
   q.what = split_list(what);
   if (q.what.size() == 1 && q.what[0] == "all") {
-    q.what = {"gemm_sms", "gemm_sms_rest", "coll_ctas", "dma_size", "dma_engines", "dma_latency"};
+    q.what = {"gemm_sms",    "gemm_sms_rest", "coll_ctas",   "dma_size",
+              "dma_engines", "dma_latency",   "copy_engine", "launch"};
   }
   bench::validate_sweep(q);
   if (!o.scenario_file.empty()) {
@@ -201,12 +239,16 @@ int command_sweep(const CommonOptions& o, const std::string& what, const std::st
   const auto eb = parse_sizes(engine_bytes, "--engine-sweep-bytes");
   if (eb.size() != 1) throw InputError({}, "--engine-sweep-bytes", "expected one size");
   q.engine_sweep_bytes = eb[0];
+  q.ops = parse_ops(so.ops);
+  q.copy_sizes = parse_sizes(so.copy_sizes, "--copy-sizes");
+  q.copy_shape_sizes = parse_sizes(so.copy_shape_sizes, "--copy-shape-sizes");
   q.warmups = o.warmups;
   q.trials = o.trials;
   const bench::DmaOptions dma = dma_options(o);
 
   RecordSink sink(o.output);
   bench::HardwareRunner runner(dma);
+  if (std::find(q.what.begin(), q.what.end(), "launch") != q.what.end()) runner.set_launch_probe_reps(100);
   sink.write({runner.environment()});
   sink.write(bench::run_sweeps(runner, q));
   sink.finish();
@@ -217,7 +259,7 @@ void add_common(CLI::App* app, CommonOptions& o, bool scenario_required) {
   auto* file = app->add_option("scenario", o.scenario_file, "Scenario YAML (see workloads/scenario_io.h)");
   if (scenario_required) file->required();
   app->add_option("-o,--output", o.output, "Write JSON Lines here (default: standard output)");
-  app->add_option("--warmups", o.warmups, "Gated warm-up rounds after one ungated priming run")
+  app->add_option("--warmups", o.warmups, "Timed warm-up rounds (discarded) after one untimed priming run")
       ->capture_default_str();
   app->add_option("--trials", o.trials, "Timed rounds; records hold the median and max-min spread")
       ->capture_default_str();
@@ -246,9 +288,18 @@ int main(int argc, char** argv) {
 
   CommonOptions run_opts;
   std::string policies, gemm_limits, cta_limits, only;
-  CLI::App* run = app.add_subcommand("run",
-                                     "Run every scenario of a file: isolated baselines beside "
-                                     "concurrent runs under each policy");
+  CLI::App* run = app.add_subcommand(
+      "run",
+      "Run every scenario of a file: isolated baselines beside concurrent runs under each policy.\n"
+      "Launch semantics (every policy is launched as one host thread of a program launches):\n"
+      "  host:  [launch FIRST on every GPU] [launch SECOND on every GPU] ........ [wait]\n"
+      "  GPU:   FIRST runs from its arrival ->\n"
+      "                  SECOND arrives one host launch later (details.launch) ->\n"
+      "  base, prio, rp:<n>, dma, vendor_zero_cta: FIRST = GEMM, SECOND = collective\n"
+      "  sp, sp_rp:<n>, dma_sp, vendor_zero_cta_sp: FIRST = collective, SECOND = GEMM\n"
+      "  prio: the collective's stream has the highest priority; rp: each side on its own SM/CU\n"
+      "  partition (green context / CU mask). Times run from FIRST's arrival; the trial ends when both\n"
+      "  are done. The env record carries the measured launch gaps (details.launch).");
   add_common(run, run_opts, true);
   run->add_option("--policy", policies,
                   "Comma-separated policies overriding the file's, or 'all' (base, sp, prio, rp:16, "
@@ -263,23 +314,29 @@ int main(int argc, char** argv) {
   run->add_option("--only", only, "Comma-separated scenario names to run (default: all in the file)");
 
   CommonOptions sweep_opts;
-  std::string what = "all", sm_limits = "8,16,32,48,64,80,96,112,124,132",
-              sweep_ctas = "1,2,4,8,16,24,32,48,64", sizes = "1MiB,4MiB,16MiB,64MiB,256MiB,1GiB,4GiB",
-              engine_bytes = "1GiB";
+  SweepOptions so;
   CLI::App* sweep = app.add_subcommand("sweep", "Calibration microbenchmarks (GEMMs from the scenario file)");
   add_common(sweep, sweep_opts, false);
   sweep
-      ->add_option("--what", what,
+      ->add_option("--what", so.what,
                    "Comma-separated: gemm_sms, gemm_sms_rest, coll_ctas, dma_size, dma_engines, "
-                   "dma_latency, or all")
+                   "dma_latency, copy_engine, launch, or all")
       ->capture_default_str();
   sweep
-      ->add_option("--sm-limits", sm_limits,
+      ->add_option("--sm-limits", so.sm_limits,
                    "gemm_sms: SM/CU group sizes; gemm_sms_rest: the group split off")
       ->capture_default_str();
-  sweep->add_option("--cta-limits", sweep_ctas, "coll_ctas: CTA caps")->capture_default_str();
-  sweep->add_option("--sizes", sizes, "coll_ctas, dma_size: per-GPU output sizes")->capture_default_str();
-  sweep->add_option("--engine-sweep-bytes", engine_bytes, "dma_engines: the size swept")
+  sweep->add_option("--cta-limits", so.cta_limits, "coll_ctas: CTA caps")->capture_default_str();
+  sweep->add_option("--sizes", so.sizes, "coll_ctas, dma_size: per-GPU output sizes")->capture_default_str();
+  sweep->add_option("--ops", so.ops, "coll_ctas, dma_size: collectives (dma_size skips reductions)")
+      ->capture_default_str();
+  sweep->add_option("--engine-sweep-bytes", so.engine_bytes, "dma_engines: the size swept")
+      ->capture_default_str();
+  sweep->add_option("--copy-sizes", so.copy_sizes, "copy_engine: bytes per peer, every pattern")
+      ->capture_default_str();
+  sweep
+      ->add_option("--copy-shape-sizes", so.copy_shape_sizes,
+                   "copy_engine: sizes where streams per peer, chunks and batching are swept")
       ->capture_default_str();
 
   try {
@@ -292,7 +349,7 @@ int main(int argc, char** argv) {
   try {
     if (run->parsed()) return command_run(run_opts, policies, gemm_limits, cta_limits, only);
     if (sweep->parsed()) {
-      return command_sweep(sweep_opts, what, sm_limits, sweep_ctas, sizes, engine_bytes);
+      return command_sweep(sweep_opts, so);
     }
   } catch (const InputError& e) {
     std::cerr << "c3bench: error: " << e.what() << "\n";

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "hardware/hip/check.h"
+#include "hardware/hip/copy_sweep.h"
 #include "hardware/hip/device_buffer.h"
 #include "hardware/hip/records.h"
 
@@ -11,8 +12,8 @@ namespace c3sim::bench {
 namespace {
 
 const std::vector<std::string>& sweep_names() {
-  static const std::vector<std::string> names{"gemm_sms", "gemm_sms_rest", "coll_ctas",
-                                              "dma_size", "dma_engines",   "dma_latency"};
+  static const std::vector<std::string> names{"gemm_sms",    "gemm_sms_rest", "coll_ctas",   "dma_size",
+                                              "dma_engines", "dma_latency",   "copy_engine", "launch"};
   return names;
 }
 
@@ -20,7 +21,11 @@ bool wants(const SweepRequest& r, const std::string& name) {
   return std::find(r.what.begin(), r.what.end(), name) != r.what.end();
 }
 
-const wl::CollectiveOp kOps[] = {wl::CollectiveOp::all_gather, wl::CollectiveOp::all_to_all};
+const wl::CollectiveOp kCopyOps[] = {wl::CollectiveOp::all_gather, wl::CollectiveOp::all_to_all};
+
+bool reduces(wl::CollectiveOp op) {
+  return op == wl::CollectiveOp::reduce_scatter || op == wl::CollectiveOp::all_reduce;
+}
 
 wl::IsoCollRecord coll(const CollShape& s, const CollConfig& c, const MeasuredTimes& t, int gpus,
                        std::uint64_t wrong, const std::string& sweep) {
@@ -173,7 +178,7 @@ std::vector<wl::Record> run_sweeps(HardwareRunner& runner, const SweepRequest& q
   if (wants(q, "gemm_sms")) sweep_gemm_sms(runner, q, out);
   if (wants(q, "gemm_sms_rest")) sweep_gemm_sms_rest(runner, q, out);
   if (wants(q, "coll_ctas")) {
-    for (wl::CollectiveOp op : kOps) {
+    for (wl::CollectiveOp op : q.ops) {
       for (std::int64_t bytes : q.sizes) {
         std::vector<CollConfig> configs;
         for (int c : q.cta_limits) configs.push_back({wl::CollectiveImpl::cu, c, dma});
@@ -182,7 +187,8 @@ std::vector<wl::Record> run_sweeps(HardwareRunner& runner, const SweepRequest& q
     }
   }
   if (wants(q, "dma_size")) {
-    for (wl::CollectiveOp op : kOps) {
+    for (wl::CollectiveOp op : q.ops) {
+      if (reduces(op)) continue;
       for (std::int64_t bytes : q.sizes) {
         sweep_colls(runner,
                     {{wl::CollectiveImpl::dma, 0, dma},
@@ -193,7 +199,7 @@ std::vector<wl::Record> run_sweeps(HardwareRunner& runner, const SweepRequest& q
     }
   }
   if (wants(q, "dma_engines")) {
-    for (wl::CollectiveOp op : kOps) {
+    for (wl::CollectiveOp op : kCopyOps) {
       std::vector<CollConfig> configs;
       for (bool pull : {false, true}) {
         for (int engines : {1, 2, 3, 4}) {
@@ -208,6 +214,14 @@ std::vector<wl::Record> run_sweeps(HardwareRunner& runner, const SweepRequest& q
     }
   }
   if (wants(q, "dma_latency")) sweep_dma_latency(runner, q, out);
+  if (wants(q, "copy_engine")) {
+    CopySweepRequest c;
+    c.sizes = q.copy_sizes;
+    c.shape_sizes = q.copy_shape_sizes;
+    c.warmups = q.warmups;
+    c.trials = q.trials;
+    for (wl::Record& r : sweep_copy_engine(runner.bench(), c)) out.push_back(std::move(r));
+  }
   return out;
 }
 

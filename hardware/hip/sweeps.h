@@ -7,6 +7,11 @@
 //   dma_size     DMA, zero-CTA and kernel collectives vs size (bytes checked at every size)
 //   dma_engines  DMA collective vs queues per GPU, chunks, push/pull, batched or single copies
 //   dma_latency  submit and completion latency of one small peer transfer
+//   copy_engine  copies alone (iso_copy records): local, push, pull, bidirectional vs bytes, and
+//                vs streams per peer, chunks, batched submission (hardware/hip/copy_sweep.h)
+//   launch       the launch microbenchmarks (hardware/hip/launch_probe.h) with 5x the
+//                repetitions every env record gets; written into the env record
+// coll_ctas and dma_size run every op in `ops` (dma_size skips the reductions: engines cannot).
 #include <string>
 #include <vector>
 
@@ -21,6 +26,9 @@ struct SweepRequest {
   std::vector<int> sm_limits;       // gemm_sms
   std::vector<int> cta_limits;      // coll_ctas
   std::vector<std::int64_t> sizes;  // per-GPU output bytes for coll_ctas, dma_size
+  std::vector<wl::CollectiveOp> ops{wl::CollectiveOp::all_gather, wl::CollectiveOp::all_to_all};
+  std::vector<std::int64_t> copy_sizes;        // copy_engine: per peer
+  std::vector<std::int64_t> copy_shape_sizes;  // copy_engine: where streams/chunks/batching vary
   std::int64_t engine_sweep_bytes = 1ll << 30;
   int warmups = 2;
   int trials = 5;

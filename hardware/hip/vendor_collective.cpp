@@ -94,9 +94,14 @@ void VendorCollectives::launch(const CollShape& shape, const CollBuffers& buffer
         C3_NCCL(ncclAllToAll(buffers.send(s.gpu), buffers.recv(s.gpu), block_elems, ncclBfloat16, comm,
                              s.stream));
         break;
-      default:
-        throw DeviceError(std::string("c3bench: collective ") + wl::to_string(shape.op) +
-                          " is not implemented on hardware (all_gather, all_to_all are)");
+      case wl::CollectiveOp::reduce_scatter:  // bytes = per-GPU output: one reduced block
+        C3_NCCL(ncclReduceScatter(buffers.send(s.gpu), buffers.recv(s.gpu), shape.bytes / 2, ncclBfloat16,
+                                  ncclSum, comm, s.stream));
+        break;
+      case wl::CollectiveOp::all_reduce:
+        C3_NCCL(ncclAllReduce(buffers.send(s.gpu), buffers.recv(s.gpu), shape.bytes / 2, ncclBfloat16,
+                              ncclSum, comm, s.stream));
+        break;
     }
   }
   C3_NCCL(ncclGroupEnd());

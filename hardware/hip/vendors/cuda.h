@@ -59,6 +59,7 @@
 #define hipMemcpyAsync cudaMemcpyAsync
 #define hipMemcpyDefault cudaMemcpyDefault
 #define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
 #define hipMemset cudaMemset
 #define hipHostMalloc cudaHostAlloc
 #define hipHostMallocMapped cudaHostAllocMapped

@@ -1,0 +1,42 @@
+#!/bin/bash
+# The ordered-launch measurements (c3bench launching each policy's two parts back to back from
+# one host thread, as a program does; hardware/hip/trial.h). Run on the lent machine from the repository
+# root, with c3bench and its two non-CUDA libraries carried in .c3bench_dev/ (see README.md here):
+#   bash hardware/measurements/run_ordered.sh 1 h200x2_ordered   # launch, copy-engine, collective sweeps; beyond-Table-I all-gathers
+#   bash hardware/measurements/run_ordered.sh 2 h200x2_ordered   # beyond-Table-I all-to-alls and reductions; Table I again
+# Writes $OUT/TAG_*.jsonl and TAG_run.log (nvidia-smi's clocks and topology first, then c3bench's
+# progress; both parts append). Each step has its own time limit, so one slow step
+# cannot cost the others; a run stopped by its limit leaves FILE.partial with what it measured.
+set -o pipefail
+PART=${1:?part 1 or 2}
+TAG=${2:?tag, e.g. h200x2_ordered}
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+NCCLLIB=$(find / -name 'libnccl.so.2' -not -path '/proc/*' 2>/dev/null | head -1)
+CUBLAS=$(find / -name 'libcublas.so.13' -not -path '/proc/*' 2>/dev/null | head -1)
+export LD_LIBRARY_PATH=$PWD/.c3bench_dev/lib:$(dirname "$NCCLLIB"):$(dirname "$CUBLAS"):$LD_LIBRARY_PATH
+B=.c3bench_dev/c3bench
+M=hardware/measurements
+LOG=$OUT/${TAG}_run.log
+T0=$(date +%s)
+step() {  # step LIMIT_S NAME ARGS...: runs c3bench with a time limit, logs rc and elapsed time
+  local limit=$1 name=$2
+  shift 2
+  timeout "$limit" "$B" "$@" 2>>"$LOG"
+  echo "$name rc=$? at $(($(date +%s) - T0)) s" | tee -a "$LOG"
+}
+if [[ $PART == 1 ]]; then
+  { nvidia-smi --query-gpu=index,name,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw --format=csv
+    nvidia-smi topo -m; echo "nccl: $NCCLLIB"; echo "cublas: $CUBLAS"; } >>"$LOG" 2>&1
+  step 60 launch sweep --what launch --trials 5 -o "$OUT/${TAG}_sweep_launch.jsonl"
+  step 110 copy_engine sweep --what copy_engine --trials 5 --warmups 1 -o "$OUT/${TAG}_sweep_copy.jsonl"
+  step 120 coll_ctas sweep --what coll_ctas --ops all_gather,all_to_all,reduce_scatter,all_reduce \
+    --sizes 16MiB,64MiB,256MiB,1GiB,2GiB --cta-limits 1,2,4,8,16,32,64 --trials 3 --warmups 1 \
+    -o "$OUT/${TAG}_sweep_ctas4.jsonl"
+  step 280 beyond_ag run $M/h200_beyond_ag.yaml --policy all --trials 5 --warmups 1 -o "$OUT/${TAG}_beyond_ag.jsonl"
+else
+  step 150 beyond_a2a run $M/h200_beyond_a2a.yaml --policy all --trials 5 --warmups 1 -o "$OUT/${TAG}_beyond_a2a.jsonl"
+  step 80 beyond_red run $M/h200_beyond_red.yaml --trials 5 --warmups 1 -o "$OUT/${TAG}_beyond_red.jsonl"
+  step 300 table1 run $M/h200_table1.yaml --policy all --trials 3 --warmups 1 --gemm-sm-limits 64 \
+    -o "$OUT/${TAG}_table1.jsonl"
+fi
+ls -la "$OUT"

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# c3bench's command line on a machine without a GPU (CI): help lists every policy and sweep, bad
+# input exits 2 naming file, line and key before any GPU call (no output file), and a valid file
+# reaches the GPU runtime and fails there with exit 3 (so the checks above really ran first).
+# Usage: c3bench_cli_test.sh C3BENCH SOURCE_DIR [CUDA_STUB_DIR]
+set -u
+bench=$1
+src=$2
+stub_dir=${3:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if [[ -n "$stub_dir" ]]; then
+  # The CUDA build needs libcuda.so.1 to start; the toolkit's stub fails every driver call.
+  ln -s "$stub_dir/libcuda.so" "$tmp/libcuda.so.1"
+  export LD_LIBRARY_PATH="$tmp${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+failures=0
+expect() {  # expect RC PATTERN -- ARGS...: exit code RC and PATTERN in stdout+stderr
+  local want=$1 pattern=$2
+  shift 3
+  local out rc
+  out=$("$bench" "$@" 2>&1)
+  rc=$?
+  if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" <<<"$out"; then
+    printf 'FAIL: c3bench %s\n  want exit %s and /%s/, got exit %s:\n%s\n' "$*" "$want" "$pattern" "$rc" "$out"
+    failures=$((failures + 1))
+  fi
+}
+expect 0 "sweep" -- --help
+expect 0 "sp_rp:<n>.*vendor_zero_cta_sp|vendor_zero_cta_sp" -- run --help
+expect 0 "SECOND arrives one host launch later" -- run --help
+expect 0 "copy_engine, launch" -- sweep --help
+
+printf 'scenarios:\n  - name: s\n    gemm: cb1\n    collective: {op: all_gather, bytes: 1 GiB}\n    colour: red\n' >"$tmp/bad.yaml"
+expect 2 "bad.yaml:5.*colour" -- run "$tmp/bad.yaml" -o "$tmp/out.jsonl"
+[[ -e "$tmp/out.jsonl" || -e "$tmp/out.jsonl.partial" ]] && { echo "FAIL: output file left by bad input"; failures=$((failures + 1)); }
+expect 2 "cannot reduce a reduce_scatter" -- run "$src/hardware/measurements/h200_beyond_red.yaml" --policy all
+expect 2 "unknown sweep 'nope'" -- sweep --what nope
+expect 2 "--ops.*'foo' is not a collective" -- sweep --what coll_ctas --ops all_gather,foo
+expect 2 "--trials" -- run "$src/hardware/measurements/smoke.yaml" --trials 0
+expect 3 "GPU error" -- run "$src/hardware/measurements/smoke.yaml" -o "$tmp/out.jsonl"
+
+if ((failures)); then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "c3bench command line: all checks passed"

@@ -30,6 +30,7 @@ bool has_peak(const NodeSpec& s) {
 bool has_cu_miss_bw(const NodeSpec& s) { return s.model.gemm.cu_miss_bw != 0; }
 bool has_hbm_miss_latency_ratio(const NodeSpec& s) { return s.model.gemm.hbm_miss_latency_ratio != 1; }
 bool has_link_stall(const NodeSpec& s) { return s.model.collective.link_stall_fraction != 0; }
+bool has_dynamic_tiles(const NodeSpec& s) { return s.model.gemm.dynamic_tiles; }
 
 using D = Dimension;
 using C = Constraint;
@@ -73,6 +74,7 @@ constexpr FieldDef kFields[] = {
   {"model.gemm.macro_tile_m",      D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::macro_tile_m>, nullptr},
   {"model.gemm.macro_tile_n",      D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::macro_tile_n>, nullptr},
   {"model.gemm.persistent",        D::dimensionless, C::none,     kReq, at<&S::model, &M::gemm, &GemmModel::persistent>, nullptr},
+  {"model.gemm.dynamic_tiles",     D::dimensionless, C::none,     kOpt, at<&S::model, &M::gemm, &GemmModel::dynamic_tiles>, has_dynamic_tiles},
   {"model.gemm.matrix_efficiency", D::dimensionless, C::fraction, kReq, at<&S::model, &M::gemm, &GemmModel::matrix_efficiency>, nullptr},
   {"model.gemm.l2_reuse_depth_k",  D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::l2_reuse_depth_k>, nullptr},
   {"model.gemm.tile_swizzle", D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::tile_swizzle>, nullptr},

@@ -69,6 +69,11 @@ struct GemmModel {
   int macro_tile_m = 256;                  // macro_tile_m
   int macro_tile_n = 256;                  // macro_tile_n
   bool persistent = false;                 // persistent: grid = #CUs, each workgroup loops over tiles
+  bool dynamic_tiles = false;              // dynamic_tiles (persistent only): workgroups take their next
+                                           //   tile from one shared queue (an atomic counter), so a
+                                           //   workgroup that starts late takes what is left instead
+                                           //   of a fixed share; each still holds its CU until the queue
+                                           //   is empty
   double matrix_efficiency = 1.0;          // matrix_efficiency: achieved / peak FLOP rate per CU
   int l2_reuse_depth_k = 256;              // l2_reuse_depth_k: K-extent of a shared panel kept live in L2
   int tile_swizzle = 1;                    // tile_swizzle: tiles are visited in bands of this many rows,

@@ -140,7 +140,11 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
     sim.at(s.gemm_launch, [&, stream, plan, tiles] {
       engine::KernelDesc d{fmt::format("{}:{}", kGemmKernelPrefix,
                                        plan.gemm.tag.empty() ? plan.gemm.shape_string() : plan.gemm.tag),
-                           plan.workgroups, 1, s_to_ps(spec_.model.dispatch.kernel_launch_latency), "gemm"};
+                           plan.workgroups,
+                           1,
+                           s_to_ps(spec_.model.dispatch.kernel_launch_latency),
+                           "gemm",
+                           plan.holds_cus};
       gemm_k = gpu.launch(stream, d, gemm_model, [&, tiles](TimePs now) {
         out.gemm_end = now;
         const GemmTraffic& t = gemm_model->last_traffic();

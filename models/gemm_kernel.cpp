@@ -33,7 +33,11 @@ GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_avail
                    (beside_partition ? spec.model.gemm.beside_partition_efficiency : 1.0);
   p.persistent = spec.model.gemm.persistent;
   const std::int64_t tiles = g.tiles();
-  if (p.persistent) {
+  if (p.persistent && spec.model.gemm.dynamic_tiles) {
+    p.workgroups = tiles;
+    p.tiles_per_wg = 1.0;
+    p.holds_cus = true;
+  } else if (p.persistent) {
     p.workgroups = std::min<std::int64_t>(tiles, std::max(1, cus_available));
     p.tiles_per_wg = static_cast<double>(tiles) / static_cast<double>(p.workgroups);
   } else {

@@ -22,6 +22,10 @@ struct GemmPlan {
   bool persistent = false;
   std::int64_t workgroups = 0;  // tiles, or the persistent grid
   double tiles_per_wg = 1.0;
+  // Persistent with a shared tile queue (model.gemm.dynamic_tiles): launched as one workgroup per
+  // tile whose CUs stay with the kernel (engine::KernelDesc::holds_cus), so a workgroup that starts
+  // late takes the tiles left rather than a fixed share.
+  bool holds_cus = false;
   double flops_per_tile = 0;
   double write_bytes_per_tile = 0;
   double cu_flop_rate = 0;  // achieved FLOP/s of one CU on this dtype

@@ -305,6 +305,9 @@ void GpuDispatcher::start_claims() {
 
 void GpuDispatcher::retire(Cohort* c, TimePs now) {
   Kernel& kern = kernels_[static_cast<size_t>(c->kernel)];
+  const KernelId held_by = c->kernel;
+  const int held_xcd = c->ctx.xcd;
+  const int held_count = c->ctx.count;
   int cus_held = 0;
   for (auto [cu, slots] : c->cus) {
     take_slots(cu, -slots);
@@ -336,6 +339,14 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
     }
     if (kern.done) kern.done(now);
     start_head(kern.stream);
+  } else if (kern.desc.holds_cus && kern.next_wg < kern.desc.workgroups && !dispatching_) {
+    // The finished workgroups' CUs stay with their kernel: as many as just finished on this XCD.
+    hold_limits_.assign(static_cast<size_t>(config_.xcds), 0);
+    hold_limits_[static_cast<size_t>(held_xcd)] = held_count;
+    dispatching_ = true;
+    (void)place(held_by, &hold_limits_);
+    start_claims();
+    dispatching_ = false;
   }
   try_dispatch();
   if (listener_) listener_(*this);  // residency changed whether or not anything new was placed

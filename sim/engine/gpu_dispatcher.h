@@ -16,7 +16,11 @@
 //   a batch places on one XCD form a cohort that moves as one fluid flow; `max_cohort_size = 1` gives
 //   per-workgroup fidelity.
 // - Persistent kernels are ordinary kernels whose workgroups each carry many tiles: they hold
-//   their CUs until done.
+//   their CUs until done. A kernel with `holds_cus` (a persistent kernel whose workgroups take
+//   tiles from a shared queue) is launched with one workgroup per tile instead: the CU a finished
+//   workgroup frees goes straight back to the same kernel while it has workgroups pending, before
+//   any other queue of any priority (the workgroup fetching its next tile), but a workgroup that
+//   could not start for want of CUs takes its tiles only when it gets one.
 #include <functional>
 #include <memory>
 #include <string>
@@ -50,7 +54,8 @@ struct KernelDesc {
   std::int64_t workgroups = 0;
   int slots_per_wg = 1;
   TimePs launch_latency = 0;
-  std::string category;  // "gemm", "collective", ... (for traces and attribution)
+  std::string category;    // "gemm", "collective", ... (for traces and attribution)
+  bool holds_cus = false;  // see the header comment
 };
 
 struct KernelStats {
@@ -148,6 +153,7 @@ private:
     std::int64_t first_wg = 0;
     std::vector<int> workgroups;  // the CU each workgroup went to, in order
   };
+  std::vector<std::int64_t> hold_limits_;  // scratch for holds_cus re-placement
   std::vector<Claim> claims_;
   // Scratch reused by every dispatch round (dispatch runs after every cohort retires).
   std::vector<KernelId> ready_, level_;

@@ -190,5 +190,53 @@ TEST(GpuDispatcher, PerWorkgroupModeMatchesCohorts) {
   }
 }
 
+TEST(GpuDispatcher, HoldsCusKeepsFreedCusFromHigherPriority) {
+  // 1 XCD x 4 CUs. A (holds_cus, 12 workgroups of 1 ms) starts at 0; B (4 of 1 ms) arrives at
+  // 0.5 ms on a high-priority stream. A's CUs go back to A as its workgroups finish: A runs three
+  // waves, 0-3 ms, and B gets the CUs only when A has nothing pending, 3-4 ms. Without holds_cus B
+  // takes the four CUs A frees at 1 ms (1-2 ms) and A finishes 2-4 ms.
+  for (bool holds : {true, false}) {
+    Rig r(GpuConfig{0, 1, 4, 1, 1 << 30});
+    const StreamId sa = r.gpu.add_stream({"a", 0, {}});
+    const StreamId sb = r.gpu.add_stream({"b", 1, {}});
+    TimePs a_done = -1, b_done = -1;
+    r.gpu.launch(sa, KernelDesc{"A", 12, 1, 0, "gemm", holds}, std::make_shared<FixedTimeModel>(1e-3),
+                 [&](TimePs t) { a_done = t; });
+    r.sim.after(s_to_ps(0.5e-3), [&] {
+      r.gpu.launch(sb, KernelDesc{"B", 4, 1, 0, "collective"}, std::make_shared<FixedTimeModel>(1e-3),
+                   [&](TimePs t) { b_done = t; });
+    });
+    r.sim.run();
+    EXPECT_EQ(a_done, s_to_ps(holds ? 3e-3 : 4e-3)) << "holds_cus " << holds;
+    EXPECT_EQ(b_done, s_to_ps(holds ? 4e-3 : 2e-3)) << "holds_cus " << holds;
+  }
+}
+
+TEST(GpuDispatcher, HoldsCusLateWorkgroupsTakeWhatIsLeft) {
+  // 1 XCD x 4 CUs. B (2 workgroups of 1.5 ms) is launched first and holds 2 CUs until 1.5 ms. A
+  // persistent kernel with a shared tile queue (holds_cus, one 1 ms workgroup per tile, 8 tiles)
+  // gets the other 2 CUs: tiles run 0-1, 1-2 (its own CUs back), 1.5-2.5 and 2-3 ms (B's two CUs
+  // join at 1.5 ms): A ends at 3 ms. The same kernel with a fixed share per workgroup (grid of
+  // 4 workgroups x 2 tiles = 2 ms each) ends at 1.5 + 2 = 3.5 ms: two of them start only when B
+  // ends.
+  for (bool dynamic : {true, false}) {
+    Rig r(GpuConfig{0, 1, 4, 1, 1 << 30});
+    const StreamId sb = r.gpu.add_stream({"b", 0, {}});
+    const StreamId sa = r.gpu.add_stream({"a", 0, {}});
+    TimePs a_done = -1;
+    r.gpu.launch(sb, KernelDesc{"B", 2, 1, 0, "collective"}, std::make_shared<FixedTimeModel>(1.5e-3),
+                 nullptr);
+    if (dynamic) {
+      r.gpu.launch(sa, KernelDesc{"A", 8, 1, 0, "gemm", true}, std::make_shared<FixedTimeModel>(1e-3),
+                   [&](TimePs t) { a_done = t; });
+    } else {
+      r.gpu.launch(sa, KernelDesc{"A", 4, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(2e-3),
+                   [&](TimePs t) { a_done = t; });
+    }
+    r.sim.run();
+    EXPECT_EQ(a_done, s_to_ps(dynamic ? 3e-3 : 3.5e-3)) << "dynamic tiles " << dynamic;
+  }
+}
+
 }  // namespace
 }  // namespace c3sim::engine

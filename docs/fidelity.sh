@@ -5,7 +5,7 @@
 #   leave-one-shape-out     calibrate without one GEMM shape's isolated records, validate that
 #                           shape's c3 records (7 shapes, pooled)
 #   x4 -> x2, x2 -> x4      calibrate on one node size, validate the other's table (--cross)
-#   MI300X public facts     the preset against public measurements (hardware/presets/citations.yaml)
+#   MI300X public facts     the preset against public measurements (hardware/citations.yaml)
 # Usage: bash docs/fidelity.sh [--readme]   (from the repository root, after building c3sim and
 # c3sim_tests_models; --readme rewrites the table between the README's fidelity markers).
 # Needs jq. C3SIM and MODELS_TESTS override the binaries.
@@ -76,7 +76,7 @@ row "x2 -> x4 transfer" \
   echo "|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
   echo
-  echo "MI300X and H200 presets against public and committed measurements (\`$MODELS_TESTS --gtest_filter=PresetCitations.*\`; 15% tolerance, hardware/presets/citations.yaml):"
+  echo "MI300X and H200 presets against public and committed measurements (\`$MODELS_TESTS --gtest_filter=PresetCitations.*\`; 15% tolerance, hardware/citations.yaml):"
   echo
   echo "| preset, parameter or prediction | preset value | measured | error | status |"
   echo "|---|---|---|---|---|"

@@ -1,6 +1,6 @@
 // Every preset parameter with a cited public or committed measurement lies within the tolerance
 // (15%) of it, and the presets' predictions of isolated kernels the sources measured do too; the
-// citations are data (hardware/presets/citations.yaml). An entry marked known_gap must be OUTSIDE
+// citations are data (hardware/citations.yaml). An entry marked known_gap must be OUTSIDE
 // the tolerance (fixing it means deleting the mark). Prints one "cite" line per entry, which
 // docs/fidelity.sh collects into the README's fidelity table.
 #include <algorithm>
@@ -103,7 +103,7 @@ double in_unit(double si, const std::string& unit, Dimension dim) {
 class PresetCitations : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    const YamlDocument doc = load_yaml_file(kRoot + "/hardware/presets/citations.yaml");
+    const YamlDocument doc = load_yaml_file(kRoot + "/hardware/citations.yaml");
     StrictMap root(doc.root, doc.file, "");
     tolerance_ = root.number("tolerance");
     std::map<std::string, hw::NodeSpec> presets;

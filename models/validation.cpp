@@ -51,6 +51,7 @@ ErrorStats stats_of(const std::vector<double>& signed_errors) {
   ErrorStats s;
   s.records = static_cast<int>(signed_errors.size());
   std::vector<double> abs_errors;
+  abs_errors.reserve(signed_errors.size());
   for (double e : signed_errors) abs_errors.push_back(std::fabs(e));
   s.mean_abs_pct_error = mean(abs_errors);
   s.mean_signed_pct_error = mean(signed_errors);

@@ -25,6 +25,7 @@ const std::vector<std::string> kFiles{
 
 std::vector<MeasurementFile> load_files() {
   std::vector<MeasurementFile> out;
+  out.reserve(kFiles.size());
   for (const auto& f : kFiles) out.push_back({kDir + f, wl::read_measurements(kDir + f)});
   return out;
 }

@@ -31,6 +31,7 @@ bool has_cu_miss_bw(const NodeSpec& s) { return s.model.gemm.cu_miss_bw != 0; }
 bool has_hbm_miss_latency_ratio(const NodeSpec& s) { return s.model.gemm.hbm_miss_latency_ratio != 1; }
 bool has_link_stall(const NodeSpec& s) { return s.model.collective.link_stall_fraction != 0; }
 bool has_dynamic_tiles(const NodeSpec& s) { return s.model.gemm.dynamic_tiles; }
+bool has_ll_protocol(const NodeSpec& s) { return s.model.collective.ll_protocol_efficiency != 0; }
 
 using D = Dimension;
 using C = Constraint;
@@ -101,6 +102,8 @@ constexpr FieldDef kFields[] = {
   {"model.collective.l2_footprint_per_workgroup",    D::bytes,         C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::l2_footprint_per_workgroup>, nullptr},
   {"model.collective.memory_stall_fraction", D::dimensionless, C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::memory_stall_fraction>, nullptr},
   {"model.collective.link_stall_fraction", D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::link_stall_fraction>, has_link_stall},
+  {"model.collective.ll_step_latency", D::time, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::ll_step_latency>, has_ll_protocol},
+  {"model.collective.ll_protocol_efficiency", D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::ll_protocol_efficiency>, has_ll_protocol},
 
   {"model.dma.engine_bandwidth",   D::bandwidth,     C::positive,     kReq, at<&S::model, &M::dma, &DmaModel::engine_bw>, nullptr},
   {"model.dma.submit_latency",     D::time,          C::non_negative, kReq, at<&S::model, &M::dma, &DmaModel::submit_latency>, nullptr},

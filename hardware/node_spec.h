@@ -108,6 +108,9 @@ struct CollectiveModel {
                                            //   collective achieves (flags, FIFO handshakes)
   double launch_latency = 0;               // launch_latency: kernel launch to first workgroup
   double step_latency = 0;                 // step_latency: per algorithm step (protocol handshake)
+  double ll_step_latency = 0;              // ll_step_latency: per step of the low-latency protocol (LL)
+  double ll_protocol_efficiency = 0;       // ll_protocol_efficiency: payload share of LL's link bytes
+                                           //   (0 = the library has no LL protocol in the model)
   int default_workgroups_all_gather = 64;  // default_workgroups_all_gather (RCCL default channels)
   int default_workgroups_all_to_all = 56;  // default_workgroups_all_to_all
   int default_workgroups_reduce = 64;      // default_workgroups_reduce (reduce-scatter, all-reduce)

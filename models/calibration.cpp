@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <Eigen/Dense>
@@ -115,12 +116,15 @@ bool dma_config_matches(const wl::IsoCollRecord& r, const std::string& env_confi
 
 struct Collected {
   std::map<std::string, Point> points;
-  std::map<StageKind, int> skipped;
+  std::map<StageKind, std::map<std::string, int>> skipped;  // stage -> reason -> records
+  std::map<StageKind, int> used;
+  int c3 = 0;
 };
 
 Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOptions& o) {
   Collected c;
   auto add = [&](const std::string& key, Point p, double time_us) {
+    ++c.used[p.stage];
     auto [it, fresh] = c.points.emplace(key, std::move(p));
     it->second.sum_log_us += std::log(time_us);
     ++it->second.n;
@@ -132,15 +136,21 @@ Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOp
         if (e->details.contains("dma_collective") && e->details["dma_collective"].is_string()) {
           env_dma = e->details["dma_collective"].get<std::string>();
         }
+      } else if (std::holds_alternative<wl::C3Record>(rec)) {
+        ++c.c3;
       } else if (const auto* g = std::get_if<wl::IsoGemmRecord>(&rec)) {
-        if (g->time_us <= 0 || std::find(o.exclude_gemm_tags.begin(), o.exclude_gemm_tags.end(), g->tag) !=
-                                   o.exclude_gemm_tags.end()) {
-          ++c.skipped[StageKind::gemm];
-          continue;
-        }
         Point p;
         p.beside_partition = g->extra.contains("partition") && g->extra["partition"] == "rest";
         p.stage = p.beside_partition ? StageKind::gemm_beside_partition : StageKind::gemm;
+        if (g->time_us <= 0) {
+          ++c.skipped[p.stage]["time is not positive"];
+          continue;
+        }
+        if (std::find(o.exclude_gemm_tags.begin(), o.exclude_gemm_tags.end(), g->tag) !=
+            o.exclude_gemm_tags.end()) {
+          ++c.skipped[p.stage][fmt::format("GEMM tag excluded ({})", g->tag)];
+          continue;
+        }
         p.gemm = wl::Gemm{g->tag, g->m, g->n, g->k, hw::parse_dtype(g->dtype).value_or(hw::Dtype::bf16), ""};
         p.cus = g->cus;
         // The key first: argument evaluation order is unspecified, and p is moved into add().
@@ -149,8 +159,12 @@ Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOp
         add(key, std::move(p), g->time_us);
       } else if (const auto* r = std::get_if<wl::IsoCollRecord>(&rec)) {
         const StageKind k = r->impl == "cu" ? StageKind::collective : StageKind::dma;
-        if (r->time_us <= 0 || !dma_config_matches(*r, env_dma)) {
-          ++c.skipped[k];
+        if (r->time_us <= 0) {
+          ++c.skipped[k]["time is not positive"];
+          continue;
+        }
+        if (!dma_config_matches(*r, env_dma)) {
+          ++c.skipped[k][fmt::format("another DMA configuration than the c3 runs' ('dma,{}')", env_dma)];
           continue;
         }
         Point p;
@@ -261,6 +275,13 @@ std::string display(const ParamDef& p, double v) {
 
 }  // namespace
 
+std::string calibrated_name(const std::string& base_name) {
+  constexpr std::string_view suffix = "-calibrated";
+  const bool already = base_name.size() >= suffix.size() &&
+                       base_name.compare(base_name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return already ? base_name : base_name + std::string(suffix);
+}
+
 CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<MeasurementFile>& files,
                             const CalibrationOptions& options) {
   const Collected data = collect(files, options);
@@ -272,6 +293,18 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
     for (const auto& [key, p] : data.points) {
       if (p.stage == def.kind) pts.push_back(&p);
     }
+    StageReport rep;
+    rep.name = def.name;
+    rep.points = static_cast<int>(pts.size());
+    if (auto it = data.used.find(def.kind); it != data.used.end()) rep.records = it->second;
+    if (auto it = data.skipped.find(def.kind); it != data.skipped.end()) {
+      rep.skipped_why = it->second;
+      for (const auto& [why, n] : it->second) {
+        rep.skipped += n;
+        result.warnings.push_back(
+            fmt::format("stage '{}': {} of {} records not used: {}", def.name, n, rep.records + n, why));
+      }
+    }
     if (pts.empty() && def.kind == StageKind::gemm_beside_partition) continue;  // optional: base value kept
     if (pts.empty()) {
       throw InputError(
@@ -279,10 +312,6 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
           def.kind == StageKind::gemm ? "iso_gemm" : "iso_coll",
           fmt::format("calibration stage '{}' has no isolated records to fit", def.name));
     }
-    StageReport rep;
-    rep.name = def.name;
-    rep.points = static_cast<int>(pts.size());
-    if (auto it = data.skipped.find(def.kind); it != data.skipped.end()) rep.skipped = it->second;
     StageFit fit(spec, def, pts);
     Eigen::VectorXd u(static_cast<Eigen::Index>(def.params.size()));
     for (size_t i = 0; i < def.params.size(); ++i) {
@@ -296,14 +325,27 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
     for (size_t i = 0; i < def.params.size(); ++i) {
       const ParamDef& p = def.params[i];
       const double s = sigmoid(u[static_cast<Eigen::Index>(i)]);
+      rep.params[i].at_bound = s < 1e-3 || s > 1 - 1e-3;
+      if (rep.params[i].at_bound) *p.ref(spec) = s < 0.5 ? p.lo : p.hi;
       hw::set_field(spec, p.key, display(p, *p.ref(spec)));
       rep.params[i].after = hw::get_field(spec, p.key);
-      rep.params[i].at_bound = s < 1e-3 || s > 1 - 1e-3;
+      if (rep.params[i].at_bound) {
+        result.warnings.push_back(fmt::format(
+            "stage '{}': {} ended at its {} bound, {} (range {} .. {}): the records do not determine it "
+            "within the range, or the model lacks a mechanism they show",
+            def.name, p.key, s < 0.5 ? "lower" : "upper", rep.params[i].after, display(p, p.lo),
+            display(p, p.hi)));
+      }
     }
     rep.rms_log_after = rms(fit.residuals_here());  // at the rounded values
     result.stages.push_back(std::move(rep));
   }
-  spec.name = base.name + "-calibrated";
+  if (data.c3 > 0) {
+    result.c3_records_ignored = data.c3;
+    result.warnings.push_back(fmt::format(
+        "{} c3 records not used: calibration fits isolated records only (validate predicts them)", data.c3));
+  }
+  spec.name = calibrated_name(base.name);
   hw::validate(spec);
   return result;
 }
@@ -319,6 +361,7 @@ std::string calibrated_yaml(const CalibrationResult& result, const std::string& 
   for (const auto& s : result.stages) {
     out += fmt::format("#   {:<10} {:>3} points ({} records skipped), {:.4f} -> {:.4f} in {} iterations\n",
                        s.name, s.points, s.skipped, s.rms_log_before, s.rms_log_after, s.iterations);
+    for (const auto& [why, n] : s.skipped_why) out += fmt::format("#     skipped {}: {}\n", n, why);
   }
   out += fmt::format("extends: {}\nname: {}\n", extends, result.spec.name);
   std::map<std::string, std::vector<std::pair<std::string, const FittedParam*>>> sections;

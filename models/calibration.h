@@ -10,6 +10,7 @@
 // residuals log(predicted / measured) over the distinct measured configurations (repeats of one
 // configuration are merged by their geometric mean), with every parameter mapped to an unbounded
 // variable through a logistic map of its (log-)range.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,9 @@ struct FittedParam {
 struct StageReport {
   std::string name;
   int points = 0;   // distinct configurations fitted
-  int skipped = 0;  // records not used by this stage (see calibration.cpp for why)
+  int records = 0;  // records fitted (repeats of a configuration count once per record)
+  int skipped = 0;  // records of this stage's kind not used, by reason in skipped_why
+  std::map<std::string, int> skipped_why;
   double rms_log_before = 0;
   double rms_log_after = 0;
   int iterations = 0;
@@ -44,7 +47,13 @@ struct StageReport {
 struct CalibrationResult {
   hw::NodeSpec spec;  // base with the fitted values (exactly as written to the file)
   std::vector<StageReport> stages;
+  int c3_records_ignored = 0;         // concurrent records: what validation predicts, never fitted
+  std::vector<std::string> warnings;  // unused records and parameters at a bound, for stderr
 };
+
+// The calibrated file's name: the base's with "-calibrated" appended once (a calibration of a
+// calibrated file keeps its name rather than growing "-calibrated-calibrated").
+std::string calibrated_name(const std::string& base_name);
 
 struct CalibrationOptions {
   int max_iterations = 25;
@@ -54,7 +63,8 @@ struct CalibrationOptions {
 
 // The base spec's interconnect.gpus should match the measured node (iso_coll records carry their
 // own GPU count, which is used for their predictions). Throws InputError when a stage has no
-// records to fit.
+// records to fit. A parameter that ends within 0.1% of its range's end (in the fit's logistic
+// variable) is set to the bound itself, so it reads as that value, and is a warning.
 CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<MeasurementFile>& files,
                             const CalibrationOptions& options = {});
 

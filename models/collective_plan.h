@@ -18,8 +18,13 @@ struct CollectivePlan {
   bool reduction = false;
   int steps = 1;  // algorithm steps, each paying the protocol latency
   const char* algorithm = "direct";
-  int workgroups = 0;        // CU implementation: channels (one workgroup each)
-  double llc_footprint = 0;  // bytes the collective streams through the LLC while it runs
+  // CU implementation's protocol, chosen by size: "simple" (bulk copies, a handshake per step) or
+  // "ll" (low latency: a flag in every line, so a cheap step but fewer payload bytes per link byte).
+  const char* protocol = "simple";
+  double step_latency = 0;     // seconds per step under the chosen protocol
+  double link_efficiency = 1;  // payload share of the link bytes under the chosen protocol
+  int workgroups = 0;          // CU implementation: channels (one workgroup each)
+  double llc_footprint = 0;    // bytes the collective streams through the LLC while it runs
 
   // Per sent byte, on this GPU (incoming peer writes counted by symmetry):
   [[nodiscard]] double cu_fabric_bytes_per_byte() const;  // XCD <-> LLC/HBM, CU implementation

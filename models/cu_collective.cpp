@@ -12,9 +12,9 @@ CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& sp
       stall_fraction_(spec.model.collective.memory_stall_fraction),
       link_stall_fraction_(spec.model.collective.link_stall_fraction),
       wg_rate_(spec.model.collective.workgroup_copy_bw / plan_.copy_passes),
-      startup_(s_to_ps(spec.model.collective.step_latency * plan_.steps)),
+      startup_(s_to_ps(plan_.step_latency * plan_.steps)),
       launch_latency_(s_to_ps(spec.model.collective.launch_latency)),
-      link_efficiency_(spec.model.collective.protocol_efficiency) {}
+      link_efficiency_(plan_.link_efficiency) {}
 
 engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& ctx) {
   const MemoryResources& m = res_.memory(KernelClass::comm);

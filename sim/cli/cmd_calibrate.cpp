@@ -1,7 +1,9 @@
 // c3sim calibrate MEAS.jsonl... --hardware BASE -o CALIBRATED.yaml: fits the base hardware file's
 // model parameters to the isolated records of the measurement files (models/calibration.h) and
-// writes a hardware file that extends the base.
+// writes a hardware file that extends the base. Records it cannot use and parameters that end at a
+// bound are warnings on stderr.
 #include <filesystem>
+#include <iostream>
 
 #include <fmt/format.h>
 
@@ -50,6 +52,7 @@ void add_calibrate_command(CLI::App& app) {
     models::CalibrationOptions o;
     o.exclude_gemm_tags = a->exclude_gemm;
     const models::CalibrationResult r = models::calibrate(base, files, o);
+    for (const auto& w : r.warnings) std::cerr << "c3sim calibrate: warning: " << w << "\n";
     std::vector<std::string> names;
     for (const auto& p : a->measurements) names.push_back(std::filesystem::path(p).filename().string());
     write_output(a->output, models::calibrated_yaml(r, extends_of(a->hardware, a->output), names));

@@ -1,11 +1,13 @@
 // Calibration from the committed H200 measurements: reproducibility of the committed calibrated
 // file, leave-one-GEMM-out generalization, and run time.
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
@@ -23,6 +25,7 @@ const std::vector<std::string> kFiles{
 
 std::vector<MeasurementFile> load_files() {
   std::vector<MeasurementFile> out;
+  out.reserve(kFiles.size());
   for (const auto& f : kFiles) out.push_back({kDir + f, wl::read_measurements(kDir + f)});
   return out;
 }
@@ -97,6 +100,64 @@ TEST(Calibration, CalibratedModelMeetsTheValidationTargets) {
   for (const char* p : {"rp:16", "rp:32"}) {
     EXPECT_LT(v.mean_abs_pct_error_by_policy.at(p), w.mean_abs_pct_error_by_policy.at(p)) << p;
   }
+}
+
+// Records the fit cannot use are counted, per stage and reason, in the warnings the CLI prints.
+TEST(Calibration, UnusedRecordsAreCountedInTheWarnings) {
+  const auto files = load_files();
+  int c3 = 0, cb1_gemm = 0, gemm = 0;
+  for (const auto& f : files) {
+    for (const auto& rec : f.records) {
+      c3 += std::holds_alternative<wl::C3Record>(rec) ? 1 : 0;
+      if (const auto* g = std::get_if<wl::IsoGemmRecord>(&rec); g && !g->extra.contains("partition")) {
+        ++gemm;
+        cb1_gemm += g->tag == "cb1" ? 1 : 0;
+      }
+    }
+  }
+  ASSERT_GT(cb1_gemm, 0);
+  CalibrationOptions o;
+  o.exclude_gemm_tags = {"cb1"};
+  const CalibrationResult r = calibrate(hw::load_hardware("h200-sxm-x4"), files, o);
+  const auto has = [&](const std::string& text) {
+    return std::any_of(r.warnings.begin(), r.warnings.end(),
+                       [&](const std::string& w) { return w.find(text) != std::string::npos; });
+  };
+  EXPECT_EQ(r.c3_records_ignored, c3);
+  EXPECT_TRUE(has(fmt::format("{} c3 records not used", c3)));
+  EXPECT_TRUE(
+      has(fmt::format("stage 'gemm': {} of {} records not used: GEMM tag excluded (cb1)", cb1_gemm, gemm)));
+  // The committed DMA sweep also holds other DMA configurations than the c3 runs' (36 records).
+  EXPECT_TRUE(has("stage 'dma': 36 of"));
+  EXPECT_EQ(r.stages.front().skipped, cb1_gemm);
+  EXPECT_NE(calibrated_yaml(r, "h200-sxm-x4", kFiles).find("skipped 36: another DMA configuration"),
+            std::string::npos);
+}
+
+// GEMMs measured 20x slower than the model's fastest plan can explain push the matrix efficiency
+// to its lower bound (0.3): the value is the bound itself, printed as 0.3, and a warning.
+TEST(Calibration, AParameterAtItsBoundIsAWarningAndReadsAsTheBound) {
+  auto files = load_files();
+  for (auto& f : files) {
+    for (auto& rec : f.records) {
+      if (auto* g = std::get_if<wl::IsoGemmRecord>(&rec)) g->time_us *= 20;
+    }
+  }
+  const CalibrationResult r = calibrate(hw::load_hardware("h200-sxm-x4"), files);
+  EXPECT_EQ(r.spec.model.gemm.matrix_efficiency, 0.3);
+  EXPECT_TRUE(r.stages.front().params.front().at_bound);
+  EXPECT_EQ(r.stages.front().params.front().after, "0.3");
+  EXPECT_TRUE(std::any_of(r.warnings.begin(), r.warnings.end(), [](const std::string& w) {
+    return w.find("model.gemm.matrix_efficiency ended at its lower bound, 0.3 (range 0.3 .. 1)") !=
+           std::string::npos;
+  }));
+  EXPECT_NE(calibrated_yaml(r, "h200-sxm-x4", kFiles).find("matrix_efficiency: 0.3 "), std::string::npos);
+}
+
+TEST(Calibration, ACalibratedFileKeepsItsNameWhenCalibratedAgain) {
+  EXPECT_EQ(calibrated_name("h200-sxm-x4"), "h200-sxm-x4-calibrated");
+  EXPECT_EQ(calibrated_name("h200-sxm-x4-calibrated"), "h200-sxm-x4-calibrated");
+  EXPECT_EQ(calibrated_name("calibrated"), "calibrated-calibrated");  // no "-" before it: not a suffix
 }
 
 TEST(Calibration, NoIsolatedRecordsIsAnInputError) {

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Regenerates the README's fidelity table: how well c3sim's predictions carry to data they were not
+# fitted on, with the commands beside the numbers.
+#   own-data fit            calibrate on the 4 x H200 isolated records, validate its c3 records
+#   leave-one-shape-out     calibrate without one GEMM shape's isolated records, validate that
+#                           shape's c3 records (7 shapes, pooled)
+#   x4 -> x2, x2 -> x4      calibrate on one node size, validate the other's table (--cross)
+#   MI300X public facts     the preset against public measurements (hardware/citations.yaml)
+# Usage: bash docs/fidelity.sh [--readme]   (from the repository root, after building c3sim and
+# c3sim_tests_models; --readme rewrites the table between the README's fidelity markers).
+# Needs jq. C3SIM and MODELS_TESTS override the binaries.
+set -euo pipefail
+
+C3SIM=${C3SIM:-build/sim/cli/c3sim}
+MODELS_TESTS=${MODELS_TESTS:-build/tests/c3sim_tests_models}
+M=hardware/measurements
+REST=("$M/h200x1_sweep_gemm_rest_a.jsonl" "$M/h200x1_sweep_gemm_rest_b.jsonl")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The 2-GPU base: the 4-GPU preset with the node size of the 2-GPU machine.
+cat >"$tmp/h200-sxm-x2.yaml" <<YAML
+extends: h200-sxm-x4
+name: h200-sxm-x2
+spec:
+  interconnect:
+    gpus: 2
+YAML
+
+# jq over one or more validation JSON documents (pooled): C3 MAE, signed, the copy-engine policies'
+# MAE (dma, dma_sp, vendor_zero_cta, vendor_zero_cta_sp), picks within 2%, mean pick cost.
+summary() {
+  jq -rs '
+    def mean(f): (map(f) | add) / length;
+    ([.[].rows[]]) as $rows | ([.[].scenarios[]]) as $sc |
+    ($rows | map(select(.policy | test("^(dma|vendor_zero_cta)")))) as $ce |
+    [ ($rows | mean(.abs_pct_error)), ($rows | mean(.pct_error)), ($ce | mean(.abs_pct_error)),
+      (100 * ($sc | map(select(.good_pick)) | length) / ($sc | length)), (100 * ($sc | mean(.pick_cost))) ]
+    | "\(.[0]*10|round/10)% | \(.[1]*10|round/10)% | \(.[2]*10|round/10)% | \(.[3]*10|round/10)% | \(.[4]*100|round/100)%"' "$@"
+}
+
+rows=()
+row() { rows+=("| $1 | \`$2\` | $3 |"); }
+
+# Own-data fit.
+"$C3SIM" calibrate $M/h200x4_*.jsonl "${REST[@]}" --hardware h200-sxm-x4 -o "$tmp/x4.yaml" 2>/dev/null
+"$C3SIM" validate $M/h200x4_table1.jsonl --hardware "$tmp/x4.yaml" --format json -o "$tmp/own.json"
+row "own-data fit (4 x H200)" \
+  "c3sim calibrate $M/h200x4_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x4 -o x4.yaml; c3sim validate $M/h200x4_table1.jsonl --hardware x4.yaml" \
+  "$(summary "$tmp/own.json")"
+
+# Leave one GEMM shape out.
+loso=()
+while read -r tag; do
+  "$C3SIM" calibrate $M/h200x4_*.jsonl "${REST[@]}" --hardware h200-sxm-x4 --exclude-gemm "$tag" -o "$tmp/loo_$tag.yaml" 2>/dev/null
+  grep "\"gemm_tag\":\"$tag\"" $M/h200x4_table1.jsonl >"$tmp/c3_$tag.jsonl"
+  "$C3SIM" validate "$tmp/c3_$tag.jsonl" --hardware "$tmp/loo_$tag.yaml" --format json -o "$tmp/loo_$tag.json"
+  loso+=("$tmp/loo_$tag.json")
+done < <(grep -o '"gemm_tag":"[a-z0-9]*"' $M/h200x4_table1.jsonl | sort -u | cut -d'"' -f4)
+row "leave-one-shape-out (4 x H200, ${#loso[@]} shapes pooled)" \
+  "c3sim calibrate ... --exclude-gemm TAG -o loo.yaml; c3sim validate TAG's c3 records --hardware loo.yaml" \
+  "$(summary "${loso[@]}")"
+
+# Transfer between node sizes.
+"$C3SIM" validate $M/h200x2_table1.jsonl --hardware "$tmp/x4.yaml" --cross --format json -o "$tmp/x4to2.json" 2>/dev/null
+row "x4 -> x2 transfer" \
+  "c3sim validate $M/h200x2_table1.jsonl --hardware x4.yaml --cross" "$(summary "$tmp/x4to2.json")"
+"$C3SIM" calibrate $M/h200x2_*.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2.yaml" 2>/dev/null
+"$C3SIM" validate $M/h200x4_table1.jsonl --hardware "$tmp/x2.yaml" --cross --format json -o "$tmp/x2to4.json" 2>/dev/null
+row "x2 -> x4 transfer" \
+  "c3sim calibrate $M/h200x2_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2.yaml; c3sim validate $M/h200x4_table1.jsonl --hardware x2.yaml --cross" \
+  "$(summary "$tmp/x2to4.json")"
+
+{
+  echo "| experiment | commands | C3 MAE | signed | dma / zero-CTA MAE | picks within 2% | mean pick cost |"
+  echo "|---|---|---|---|---|---|---|"
+  printf '%s\n' "${rows[@]}"
+  echo
+  echo "MI300X and H200 presets against public and committed measurements (\`$MODELS_TESTS --gtest_filter=PresetCitations.*\`; 15% tolerance, hardware/citations.yaml):"
+  echo
+  echo "| preset, parameter or prediction | preset value | measured | error | status |"
+  echo "|---|---|---|---|---|"
+  "$MODELS_TESTS" --gtest_filter='PresetCitations.*' | grep '^cite |' |
+    sed -E 's/^cite \| //; s/ +\| +/ | /g; s/^/| /; s/$/ |/'
+} >"$tmp/table.md"
+
+if [[ "${1:-}" == "--readme" ]]; then
+  awk -v table="$tmp/table.md" '
+    /<!-- fidelity:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
+    /<!-- fidelity:end -->/ { skip = 0 }
+    !skip' README.md >"$tmp/README.md"
+  cp "$tmp/README.md" README.md
+fi
+cat "$tmp/table.md"

@@ -1,0 +1,198 @@
+// Every preset parameter with a cited public or committed measurement lies within the tolerance
+// (15%) of it, and the presets' predictions of isolated kernels the sources measured do too; the
+// citations are data (hardware/citations.yaml). An entry marked known_gap must be OUTSIDE
+// the tolerance (fixing it means deleting the mark). Prints one "cite" line per entry, which
+// docs/fidelity.sh collects into the README's fidelity table.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "hardware/hardware_fields.h"
+#include "hardware/hardware_loader.h"
+#include "models/c3_simulator.h"
+#include "sim/base/strict_yaml.h"
+#include "workloads/measurement.h"
+
+namespace c3sim::models {
+namespace {
+
+const std::string kRoot = std::string(C3SIM_SOURCE_DIR);
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// `measured` in SI units (dimensionless when the unit is empty).
+double measured_si(StrictMap& e, Dimension dim) {
+  const double v = e.number("measured");
+  const std::string unit = e.string("unit");
+  if (unit.empty()) return v;
+  std::string why;
+  const auto q = parse_quantity(fmt::format("{} {}", v, unit), dim, &why);
+  if (!q) e.fail("unit", why);
+  return *q;
+}
+
+double coll_rate(const std::vector<wl::Record>& records, const std::string& op, std::int64_t bytes,
+                 const std::string& config) {
+  std::vector<double> rates;
+  for (const auto& rec : records) {
+    const auto* c = std::get_if<wl::IsoCollRecord>(&rec);
+    if (!c || c->op != op || c->bytes != bytes || !c->extra.contains("config") ||
+        c->extra["config"] != config) {
+      continue;
+    }
+    rates.push_back(double(c->bytes) / (c->time_us * 1e-6));
+  }
+  return median(rates);
+}
+
+// The value a committed measurement gives for `record`, in the parameter's SI units.
+double from_record(StrictMap r, const hw::NodeSpec& spec) {
+  const auto records = wl::read_measurements(kRoot + "/hardware/measurements/" + r.string("file"));
+  const std::string type = r.string("type");
+  double out = std::nan("");
+  if (type == "gemm_efficiency") {
+    const std::string tag = r.string("tag");
+    const auto cus = r.integer("cus");
+    std::vector<double> rates;
+    for (const auto& rec : records) {
+      const auto* g = std::get_if<wl::IsoGemmRecord>(&rec);
+      if (g && g->tag == tag && g->cus == cus && !g->extra.contains("partition")) {
+        rates.push_back(2.0 * double(g->m) * double(g->n) * double(g->k) / (g->time_us * 1e-6));
+      }
+    }
+    out = median(rates) / spec.compute.peak_flops.at(hw::Dtype::bf16);
+  } else if (type == "coll_rate") {
+    out = coll_rate(records, r.string("op"), r.integer("bytes"), r.string("config")) * r.number("scale");
+  } else if (type == "coll_ratio") {
+    const std::string op = r.string("op");
+    const auto bytes = r.integer("bytes");
+    out = coll_rate(records, op, bytes, r.string("config")) / coll_rate(records, op, bytes, r.string("over"));
+  } else {
+    r.fail("type", "unknown record type");
+  }
+  r.finish();
+  return out;
+}
+
+struct Check {
+  std::string what;
+  double value = 0;     // the preset's parameter or prediction, in `unit`
+  double measured = 0;  // in `unit`
+  std::string unit;
+  std::string source;
+  std::optional<std::string> known_gap;
+  [[nodiscard]] double error() const { return value / measured - 1.0; }
+};
+
+// SI -> the entry's unit, for printing: the unit's own scale.
+double in_unit(double si, const std::string& unit, Dimension dim) {
+  if (unit.empty()) return si;
+  return si / *parse_quantity("1 " + unit, dim, nullptr);
+}
+
+class PresetCitations : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    const YamlDocument doc = load_yaml_file(kRoot + "/hardware/citations.yaml");
+    StrictMap root(doc.root, doc.file, "");
+    tolerance_ = root.number("tolerance");
+    std::map<std::string, hw::NodeSpec> presets;
+    const auto preset = [&](const std::string& name) -> const hw::NodeSpec& {
+      auto it = presets.find(name);
+      if (it == presets.end()) it = presets.emplace(name, hw::load_hardware(name)).first;
+      return it->second;
+    };
+    for (const YAML::Node& n : root.sequence("parameters")) {
+      StrictMap e(n, doc.file, "parameters");
+      Check c;
+      const std::string name = e.string("preset");
+      const std::string field = e.string("field");
+      hw::NodeSpec spec = preset(name);
+      const hw::FieldDef* f = hw::find_field(field);
+      if (f == nullptr) e.fail("field", "not a hardware field");
+      c.what = fmt::format("{} {}", name, field);
+      const double measured = measured_si(e, f->dim);
+      c.unit = e.string("unit");
+      c.value = in_unit(*std::get<double*>(f->ref(spec)), c.unit, f->dim);
+      c.measured = in_unit(measured, c.unit, f->dim);
+      (void)e.optional_string("derivation");
+      if (auto r = e.optional_map("record")) {
+        const double derived = from_record(*r, spec);
+        EXPECT_NEAR(derived / measured, 1.0, 0.01)
+            << c.what << ": citations.yaml says " << measured << ", the records give " << derived;
+      }
+      c.source = e.string("source");
+      c.known_gap = e.optional_string("known_gap");
+      e.finish();
+      checks_.push_back(c);
+    }
+    for (const YAML::Node& n : root.sequence("predictions")) {
+      StrictMap e(n, doc.file, "predictions");
+      Check c;
+      const std::string name = e.string("preset");
+      C3Simulator sim(preset(name));
+      const std::string kind = e.string("kind");
+      if (kind == "iso_gemm") {
+        const std::string dtype = e.string("dtype");
+        wl::Gemm g{"cited", e.integer("m"), e.integer("n"), e.integer("k"), *hw::parse_dtype(dtype), ""};
+        const double t = sim.iso_gemm(g).time_us * 1e-6;
+        const double measured = measured_si(e, Dimension::flop_rate);
+        c.unit = e.string("unit");
+        c.value = in_unit(2.0 * double(g.m) * double(g.n) * double(g.k) / t, c.unit, Dimension::flop_rate);
+        c.measured = in_unit(measured, c.unit, Dimension::flop_rate);
+        c.what = fmt::format("{} iso_gemm {} {}", name, g.shape_string(), dtype);
+      } else if (kind == "iso_coll") {
+        wl::Collective coll;
+        coll.op = *wl::parse_collective_op(e.string("op"));
+        coll.bytes = static_cast<std::int64_t>(e.quantity("bytes", Dimension::bytes));
+        coll.impl = wl::CollectiveImpl::cu;
+        const auto gpus = static_cast<int>(e.integer("gpus"));
+        const double measured = measured_si(e, Dimension::time);
+        c.unit = e.string("unit");
+        c.value = in_unit(sim.iso_coll(coll, gpus).time_us * 1e-6, c.unit, Dimension::time);
+        c.measured = in_unit(measured, c.unit, Dimension::time);
+        c.what = fmt::format("{} iso_coll {} {} x{}", name, wl::to_string(coll.op),
+                             format_bytes_binary(coll.bytes), gpus);
+      } else {
+        e.fail("kind", "iso_gemm or iso_coll");
+      }
+      c.source = e.string("source");
+      c.known_gap = e.optional_string("known_gap");
+      e.finish();
+      checks_.push_back(c);
+    }
+    root.finish();
+  }
+  static inline double tolerance_ = 0;
+  static inline std::vector<Check> checks_;
+};
+
+TEST_F(PresetCitations, EveryCitedValueIsWithinToleranceOrAKnownGap) {
+  ASSERT_GT(checks_.size(), 10U);
+  for (const Check& c : checks_) {
+    const bool inside = std::fabs(c.error()) <= tolerance_;
+    std::printf("cite | %-55s | %10.4g | %10.4g %-7s | %+7.1f%% | %s\n", c.what.c_str(), c.value, c.measured,
+                c.unit.c_str(), 100.0 * c.error(),
+                inside ? "ok" : ("GAP: " + c.known_gap.value_or("")).c_str());
+    if (c.known_gap) {
+      EXPECT_FALSE(inside) << c.what << " is now within " << tolerance_ << " of " << c.source
+                           << ": delete its known_gap mark";
+    } else {
+      EXPECT_TRUE(inside) << c.what << " = " << c.value << " " << c.unit << ", measured " << c.measured
+                          << " (" << c.source << "): " << 100.0 * c.error() << "%";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace c3sim::models

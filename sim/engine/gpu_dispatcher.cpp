@@ -266,8 +266,8 @@ void GpuDispatcher::start_claims() {
       auto cohort = std::make_unique<Cohort>();
       cohort->kernel = claim.kernel;
       cohort->started = sim_.now();
-      cohort->ctx =
-          CohortContext{config_.index, claim.xcd, n, claim.first_wg + config_.xcds * from, claim.kernel};
+      cohort->ctx = CohortContext{config_.index, claim.xcd,      n, claim.first_wg + config_.xcds * from,
+                                  claim.kernel,  kern.desc.owner};
       for (std::int64_t w = from; w < from + n; ++w) {
         const int cu = claim.workgroups[static_cast<size_t>(w)];
         // A workgroup that fills a CU is the only one on it: no entry to merge with.
@@ -287,7 +287,7 @@ void GpuDispatcher::start_claims() {
       spec.work = w.work_per_wg * n;
       spec.demands = w.demands;
       spec.bound = w.bound_per_wg * n;
-      spec.label = fmt::format("{}/xcd{}/x{}", kern.desc.name, claim.xcd, n);
+      spec.owner = kern.desc.owner;  // typed identity instead of a formatted label
       Cohort* raw = cohort.get();
       cohorts_.push_back(std::move(cohort));
       auto start = [this, raw, spec = std::move(spec)]() mutable {
@@ -314,8 +314,8 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
   resident_[static_cast<size_t>(c->kernel)][static_cast<size_t>(c->ctx.xcd)] -= c->ctx.count;
   kern.finished_wgs += c->ctx.count;
   if (TraceRecorder* tr = sim_.trace()) {
-    tr->span(fmt::format("gpu{}", config_.index), fmt::format("xcd{}", c->ctx.xcd),
-             fmt::format("{} x{}", kern.desc.name, c->ctx.count), c->started, now, kern.desc.category);
+    tr->span(fmt::format("gpu{}", config_.index), TraceTrack::xcd(c->ctx.xcd),
+             fmt::format("{} x{}", kern.desc.name, c->ctx.count), c->started, now, {kern.desc.owner.kind});
   }
   auto it = std::find_if(cohorts_.begin(), cohorts_.end(), [c](const auto& p) { return p.get() == c; });
   cohorts_.erase(it);
@@ -326,12 +326,13 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
     s.head++;
     if (TraceRecorder* tr = sim_.trace()) {
       const std::string gpu = fmt::format("gpu{}", config_.index);
-      tr->span(gpu, s.config.name, kern.desc.name, kern.stats.arrived, now, kern.desc.category);
+      tr->span(gpu, TraceTrack::stream(s.config.name), kern.desc.name, kern.stats.arrived, now,
+               {kern.desc.owner.kind});
       // Nested under the kernel: the time it sat in its queue before any workgroup got a CU, the
       // cost of launch order and priorities a trace reader should see at a glance.
       if (kern.stats.first_dispatch > kern.stats.arrived) {
-        tr->span(gpu, s.config.name, "waiting for CUs", kern.stats.arrived, kern.stats.first_dispatch,
-                 "queue");
+        tr->span(gpu, TraceTrack::stream(s.config.name), "waiting for CUs", kern.stats.arrived,
+                 kern.stats.first_dispatch, {kern.desc.owner.kind, /*waiting=*/true});
       }
     }
     if (kern.done) kern.done(now);

@@ -50,7 +50,7 @@ struct KernelDesc {
   std::int64_t workgroups = 0;
   int slots_per_wg = 1;
   TimePs launch_latency = 0;
-  std::string category;  // "gemm", "collective", ... (for traces and attribution)
+  FlowOwner owner;  // the program kernel it is and its kind; every cohort's flow carries it
 };
 
 struct KernelStats {

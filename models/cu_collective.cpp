@@ -29,6 +29,7 @@ engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& c
   applied_load_[ctx.first_wg] = others;
   w.startup_latency = startup_;
   const double fabric = plan_.cu_fabric_bytes_per_byte();
+  w.demands.reserve(4 + static_cast<size_t>(plan_.peers));
   w.demands.push_back({m.l2[x], fabric});
   w.demands.push_back({m.fabric[x], fabric});
   if (m.llc >= 0) w.demands.push_back({m.llc, plan_.llc_bytes_per_byte(true)});

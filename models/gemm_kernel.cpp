@@ -109,6 +109,7 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
   }
   w.bound_per_wg = bound / stretch;
   const auto x = static_cast<size_t>(xcd);
+  w.demands.reserve(4);
   w.demands.push_back({m.l2[x], t.l2_read});
   w.demands.push_back({m.fabric[x], t.fabric});
   if (m.llc >= 0) w.demands.push_back({m.llc, t.llc});

@@ -206,14 +206,21 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
     if (n == 0) continue;
     // Claims of one kernel on one XCD within a dispatch round are consecutive workgroups placed at
     // the same instant: they become one claim, so arbitration passes never split a cohort.
-    auto it = std::find_if(claims_.begin(), claims_.end(),
+    const auto open_end = claims_.begin() + static_cast<std::ptrdiff_t>(open_claims_);
+    auto it = std::find_if(claims_.begin(), open_end,
                            [k, xi](const Claim& c) { return c.kernel == k && c.xcd == xi; });
-    if (it == claims_.end()) {
+    if (it == open_end) {
       // Global index of the claim's first workgroup: the XCD's next one in round-robin order.
       const std::int64_t first_here =
           xi + static_cast<std::int64_t>(X) * kern.dispatched[static_cast<size_t>(xi)];
-      claims_.push_back(Claim{k, xi, first_here, {}});
-      it = std::prev(claims_.end());
+      // Claim entries (and their workgroup lists) are reused across rounds: a round runs after
+      // every cohort retires, and fresh vectors each time were a visible share of a run.
+      if (open_claims_ == claims_.size()) claims_.emplace_back();
+      it = claims_.begin() + static_cast<std::ptrdiff_t>(open_claims_++);
+      it->kernel = k;
+      it->xcd = xi;
+      it->first_wg = first_here;
+      it->workgroups.clear();
     }
     kern.dispatched[static_cast<size_t>(xi)] += n;
     resident_[static_cast<size_t>(k)][static_cast<size_t>(xi)] += n;
@@ -257,13 +264,15 @@ void GpuDispatcher::take_slots(int cu, int slots) {
 
 void GpuDispatcher::start_claims() {
   // In claim order, so flows (and the solver's tie-breaks) are created deterministically.
-  for (Claim& claim : claims_) {
+  for (size_t ci = 0; ci < open_claims_; ++ci) {
+    const Claim& claim = claims_[ci];
     Kernel& kern = kernels_[static_cast<size_t>(claim.kernel)];
     const int need = kern.desc.slots_per_wg;
     const auto total = static_cast<std::int64_t>(claim.workgroups.size());
     for (std::int64_t from = 0; from < total;) {
       const int n = static_cast<int>(std::min<std::int64_t>(total - from, config_.max_cohort_size));
       auto cohort = std::make_unique<Cohort>();
+      cohort->cus.reserve(static_cast<size_t>(n));
       cohort->kernel = claim.kernel;
       cohort->started = sim_.now();
       cohort->ctx = CohortContext{config_.index, claim.xcd,      n, claim.first_wg + config_.xcds * from,
@@ -282,10 +291,10 @@ void GpuDispatcher::start_claims() {
         }
       }
       from += n;
-      const CohortWork w = kern.model->cohort_work(cohort->ctx);
+      CohortWork w = kern.model->cohort_work(cohort->ctx);
       FlowSpec spec;
       spec.work = w.work_per_wg * n;
-      spec.demands = w.demands;
+      spec.demands = std::move(w.demands);
       spec.bound = w.bound_per_wg * n;
       spec.owner = kern.desc.owner;  // typed identity instead of a formatted label
       Cohort* raw = cohort.get();
@@ -300,7 +309,7 @@ void GpuDispatcher::start_claims() {
       }
     }
   }
-  claims_.clear();
+  open_claims_ = 0;
 }
 
 void GpuDispatcher::retire(Cohort* c, TimePs now) {
@@ -347,7 +356,7 @@ void GpuDispatcher::refresh_all() {
     if (!sim_.solver().alive(c->flow)) continue;  // still in its startup latency
     Kernel& kern = kernels_[static_cast<size_t>(c->kernel)];
     if (auto w = kern.model->refresh(c->ctx)) {
-      sim_.update_flow(c->flow, w->demands, w->bound_per_wg * c->ctx.count);
+      sim_.update_flow(c->flow, std::move(w->demands), w->bound_per_wg * c->ctx.count);
     }
   }
 }

@@ -148,7 +148,8 @@ private:
     std::int64_t first_wg = 0;
     std::vector<int> workgroups;  // the CU each workgroup went to, in order
   };
-  std::vector<Claim> claims_;
+  std::vector<Claim> claims_;  // the first open_claims_ are this round's
+  size_t open_claims_ = 0;
   // Scratch reused by every dispatch round (dispatch runs after every cohort retires).
   std::vector<KernelId> ready_, level_;
   std::vector<int> take_;

@@ -10,21 +10,24 @@
 #include <string>
 #include <string_view>
 
+#include "sim/base/dtype.h"
+
 namespace c3sim::hw {
 
-enum class Dtype { bf16, fp16, fp8, fp32, tf32 };
+// Dtype lives in sim/base (workloads and models share it); hw:: spellings stay valid.
+using c3sim::Dtype;
+using c3sim::dtype_bytes;
+using c3sim::kAllDtypes;
+using c3sim::parse_dtype;
+using c3sim::to_string;
+
 enum class Topology { fully_connected, switched };
 enum class EngineMap { round_robin, per_peer };  // how DMA transfers are placed on engines
 
-int dtype_bytes(Dtype d);
-const char* to_string(Dtype d);
 const char* to_string(Topology t);
 const char* to_string(EngineMap m);
 
-inline constexpr std::array<Dtype, 5> kAllDtypes{Dtype::bf16, Dtype::fp16, Dtype::fp8, Dtype::fp32,
-                                                 Dtype::tf32};
 // Inverse of to_string; nullopt for an unknown spelling (callers turn that into an InputError).
-std::optional<Dtype> parse_dtype(std::string_view text);
 std::optional<Topology> parse_topology(std::string_view text);
 std::optional<EngineMap> parse_engine_map(std::string_view text);
 

@@ -21,7 +21,10 @@ namespace c3sim::models {
 
 namespace {
 
-constexpr const char* kGemmKernelPrefix = "gemm";
+// Program kernel ids of the pair: every flow of the GEMM and of the collective (its cohorts, or
+// its DMA copies and sync kernels) carries one of these as its owner.
+constexpr std::int32_t kGemmKernel = 0;
+constexpr std::int32_t kCollectiveKernel = 1;
 
 // A CU mask of `cus` CUs spread evenly over the XCDs, from the low or high end of each XCD so the
 // collective's and the GEMM's masks are disjoint.
@@ -93,10 +96,10 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
       sim, engine::GpuConfig{0, spec_.compute.xcds, spec_.compute.cus_per_xcd, 1, options_.max_cohort_size,
                              spec_.model.dispatch.later_kernel_share});
   Outcome out;
-  BottleneckObserver observer(kGemmKernelPrefix);
+  BottleneckObserver observer;
   if (s.tally) sim.add_observer(&observer);
   std::unique_ptr<DmaCollective> dma;
-  MemoryLoadObserver memory_load(res, state, kGemmKernelPrefix, [&gpu, &dma] {
+  MemoryLoadObserver memory_load(res, state, [&gpu, &dma] {
     gpu.refresh_all();
     if (dma) dma->refresh_queueing();
   });
@@ -138,13 +141,13 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
     gemm_model = std::make_shared<GemmWorkgroupModel>(plan, spec_, cache_model_, res, state);
     const double tiles = static_cast<double>(plan.geometry.tiles());
     sim.at(s.gemm_launch, [&, stream, plan, tiles] {
-      engine::KernelDesc d{fmt::format("{}:{}", kGemmKernelPrefix,
-                                       plan.gemm.tag.empty() ? plan.gemm.shape_string() : plan.gemm.tag),
-                           plan.workgroups,
-                           1,
-                           s_to_ps(spec_.model.dispatch.kernel_launch_latency),
-                           "gemm",
-                           plan.holds_cus};
+      engine::KernelDesc d{
+          fmt::format("gemm:{}", plan.gemm.tag.empty() ? plan.gemm.shape_string() : plan.gemm.tag),
+          plan.workgroups,
+          1,
+          s_to_ps(spec_.model.dispatch.kernel_launch_latency),
+          engine::FlowOwner{kGemmKernel, engine::KernelKind::gemm},
+          plan.holds_cus};
       gemm_k = gpu.launch(stream, d, gemm_model, [&, tiles](TimePs now) {
         out.gemm_end = now;
         const GemmTraffic& t = gemm_model->last_traffic();
@@ -167,7 +170,8 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
       auto model = std::make_shared<CuCollectiveModel>(*coll_plan, spec_, res, state);
       sim.at(s.comm_launch, [&, stream, model] {
         engine::KernelDesc d{fmt::format("comm:{}", wl::short_name(coll_plan->coll.op)),
-                             coll_plan->workgroups, 1, model->launch_latency(), "collective"};
+                             coll_plan->workgroups, 1, model->launch_latency(),
+                             engine::FlowOwner{kCollectiveKernel, engine::KernelKind::cu_collective}};
         comm_k = gpu.launch(stream, d, model, [&](TimePs now) { out.comm_end = now; });
       });
     } else {
@@ -175,6 +179,7 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
       o.engines_used = s.engines.value_or(0);
       o.batched = s.impl == wl::CollectiveImpl::vendor_zero_cta;
       o.gpu = &gpu;
+      o.kernel = kCollectiveKernel;
       engine::StreamConfig sync{"comm_stream", s.comm_priority, {}};
       if (s.comm_cus) sync.mask = spread_mask(spec_, *s.comm_cus, /*from_low=*/true);
       o.sync_stream = gpu.add_stream(std::move(sync));
@@ -184,7 +189,9 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
         out.comm_arrived = sim.now();
         dma->start([&](TimePs now) {
           out.comm_end = now;
-          if (s.trace) s.trace->span("gpu0", "host", "dma collective", out.comm_arrived, now, "dma");
+          if (s.trace)
+            s.trace->span("gpu0", engine::TraceTrack::host(), "dma collective", out.comm_arrived, now,
+                          {engine::KernelKind::dma_transfer});
         });
         // Residency did not change, but LLC pollution did: refresh running GEMM cohorts.
         gpu.refresh_all();
@@ -214,7 +221,8 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
                                (s.gemm_cus.value_or(spec_.compute.total_cus())) / spec_.compute.xcds));
     std::fill(iso.gemm_tiles.begin(), iso.gemm_tiles.end(), per_xcd);
     GemmWorkgroupModel probe(p, spec_, cache_model_, res, iso);
-    const GemmTraffic t = probe.traffic(engine::CohortContext{0, 0, per_xcd, 0, 0});
+    const GemmTraffic t = probe.traffic(
+        engine::CohortContext{0, 0, per_xcd, 0, 0, engine::FlowOwner{kGemmKernel, engine::KernelKind::gemm}});
     out.first_hits = t.hits;
   }
   if (s.tally) out.tally = observer.tally();
@@ -415,9 +423,9 @@ C3Result C3Simulator::simulate_plan(const wl::Scenario& scenario, const std::str
     const Stages coll_t{us(compute_only.comm_end - s.comm_launch), us(with_cache.comm_end - s.comm_launch),
                         us(with_latency.comm_end - s.comm_launch), r.coll_us};
     r.gemm_attribution =
-        attribute(gemm_t, iso_g, full.gemm_arrived, full.gemm_first_dispatch, full.tally.gemm);
-    r.coll_attribution =
-        attribute(coll_t, iso_c, full.comm_arrived, full.comm_first_dispatch, full.tally.comm);
+        attribute(gemm_t, iso_g, full.gemm_arrived, full.gemm_first_dispatch, full.tally.of(kGemmKernel));
+    r.coll_attribution = attribute(coll_t, iso_c, full.comm_arrived, full.comm_first_dispatch,
+                                   full.tally.of(kCollectiveKernel));
   }
   return r;
 }

@@ -26,13 +26,15 @@ engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& c
   const auto x = static_cast<size_t>(ctx.xcd);
   engine::CohortWork w;
   w.work_per_wg = plan_.bytes_sent / plan_.workgroups;  // work unit: one byte sent
-  // Contention: a copy loop's memory waits lengthen with the GEMM's utilization u of the same
-  // memory level, to first order by 1 + f * u.
-  const double u = state_.isolate_queueing ? 0.0 : std::clamp(state_.memory_load_by_gemm, 0.0, 1.0);
+  // Contention: a copy loop's memory waits lengthen with the utilization u that the other running
+  // kernels (the GEMM, in a pair) put on the same memory level, to first order by 1 + f * u.
+  const double others = state_.memory_load_of_others(ctx.owner.kernel);
+  const double u = state_.isolate_queueing ? 0.0 : std::clamp(others, 0.0, 1.0);
   w.bound_per_wg = wg_rate_ / (1.0 + stall_fraction_ * u);
-  applied_load_[ctx.first_wg] = state_.memory_load_by_gemm;
+  applied_load_[ctx.first_wg] = others;
   w.startup_latency = startup_;
   const double fabric = plan_.cu_fabric_bytes_per_byte();
+  w.demands.reserve(4 + static_cast<size_t>(plan_.peers));
   w.demands.push_back({m.l2[x], fabric});
   w.demands.push_back({m.fabric[x], fabric});
   if (m.llc >= 0) w.demands.push_back({m.llc, plan_.llc_bytes_per_byte(true)});
@@ -50,8 +52,9 @@ engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& c
 std::optional<engine::CohortWork> CuCollectiveModel::refresh(const engine::CohortContext& ctx) {
   if (stall_fraction_ <= 0 && link_stall_fraction_ <= 0) return std::nullopt;
   auto [it, fresh] = applied_load_.try_emplace(ctx.first_wg, 0.0);
-  if (!fresh && it->second == state_.memory_load_by_gemm) return std::nullopt;
-  it->second = state_.memory_load_by_gemm;
+  const double others = state_.memory_load_of_others(ctx.owner.kernel);
+  if (!fresh && it->second == others) return std::nullopt;
+  it->second = others;
   return cohort_work(ctx);
 }
 

@@ -48,7 +48,8 @@ bool DmaCollective::sync_on_cu() const {
 
 void DmaCollective::launch_sync(const char* name, std::function<void(TimePs)> then) {
   // The barrier/completion kernel goes through the collective library's launch path.
-  engine::KernelDesc d{name, 1, 1, s_to_ps(spec_.model.collective.launch_latency), "collective"};
+  engine::KernelDesc d{name, 1, 1, s_to_ps(spec_.model.collective.launch_latency),
+                       engine::FlowOwner{options_.kernel, engine::KernelKind::collective_sync}};
   auto model = std::make_shared<SyncWorkgroupModel>(s_to_ps(spec_.model.dma.completion_latency));
   options_.gpu->launch(options_.sync_stream, d, model, std::move(then));
 }
@@ -92,7 +93,7 @@ void DmaCollective::submit_transfers(TimePs submit) {
       sim_.after(ready, [this, rec, engine, p, chunk_bytes, &m] {
         engine::FlowSpec f;
         f.work = chunk_bytes;
-        f.label = fmt::format("dma{}->peer{}", engine, p);
+        f.owner = engine::FlowOwner{options_.kernel, engine::KernelKind::dma_transfer};
         f.demands.push_back({res_.dma_engines()[static_cast<size_t>(engine)], 1.0});
         f.demands.push_back({res_.link_to_peer(p), 1.0});
         if (m.llc >= 0) f.demands.push_back({m.llc, plan_.llc_bytes_per_byte(false)});
@@ -103,8 +104,8 @@ void DmaCollective::submit_transfers(TimePs submit) {
           records_[rec].end = now;
           if (engine::TraceRecorder* tr = sim_.trace()) {
             const auto& r = records_[rec];
-            tr->span("gpu0", fmt::format("sdma{}", r.engine), fmt::format("to gpu{}", r.peer + 1), r.start,
-                     r.end, "dma");
+            tr->span("gpu0", engine::TraceTrack::dma_engine(r.engine), fmt::format("to gpu{}", r.peer + 1),
+                     r.start, r.end, {engine::KernelKind::dma_transfer});
           }
           transfer_done(now);
         });
@@ -116,7 +117,7 @@ void DmaCollective::submit_transfers(TimePs submit) {
 double DmaCollective::rate_cap() const {
   const double e = spec_.model.dma.memory_stall_fraction;
   if (e <= 0 || state_.isolate_queueing) return engine::kUnbounded;
-  const double u = std::clamp(state_.memory_load_by_gemm, 0.0, 1.0);
+  const double u = std::clamp(state_.memory_load_of_others(options_.kernel), 0.0, 1.0);
   return spec_.model.dma.engine_bw / (1.0 + e * u);
 }
 

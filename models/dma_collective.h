@@ -30,6 +30,7 @@ struct DmaOptions {
   bool batched = false;
   engine::GpuDispatcher* gpu = nullptr;  // where sync kernels run (completion_needs_cu)
   engine::StreamId sync_stream = -1;     // the collective's stream on `gpu`
+  std::int32_t kernel = -1;              // program kernel id its copies and sync kernels carry
 };
 
 struct DmaTransferRecord {
@@ -49,8 +50,9 @@ public:
   void start(std::function<void(TimePs)> done);
 
   [[nodiscard]] const std::vector<DmaTransferRecord>& transfers() const { return records_; }
-  // Re-derives running transfers' rate caps from InterferenceState::memory_load_by_gemm: an
-  // engine's reads and writes queue behind the GEMM's traffic like any other requester's.
+  // Re-derives running transfers' rate caps from the memory load of the other running kernels
+  // (InterferenceState::memory_load_of_others): an engine's reads and writes queue behind their
+  // traffic like any other requester's.
   void refresh_queueing();
   [[nodiscard]] int engines_used() const { return engines_used_; }
 

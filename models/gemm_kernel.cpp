@@ -67,7 +67,7 @@ GemmWorkgroupModel::TrafficInputs GemmWorkgroupModel::inputs(const engine::Cohor
   for (int t : state_.gemm_tiles) tiles_total += t;
   in.tiles_total = std::max(tiles_total, ctx.count);
   in.pollution = state_.isolate_caches ? 0.0 : state_.llc_pollution_bytes;
-  in.memory_load_by_others = state_.memory_load_by_others;
+  in.memory_load_by_others = state_.memory_load_of_others(ctx.owner.kernel);
   return in;
 }
 
@@ -100,7 +100,7 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
   // memory level it misses to; to first order the tile stretches by 1 + f * u. (First order on
   // purpose: the loss then scales with the bytes the other kernel moves, not with how fast it moves
   // them, so a faster collective never hurts the GEMM more in total.)
-  const double u = state_.isolate_queueing ? 0.0 : std::clamp(state_.memory_load_by_others, 0.0, 1.0);
+  const double u = state_.isolate_queueing ? 0.0 : std::clamp(t.memory_load_by_others, 0.0, 1.0);
   const double stretch = 1.0 + stall_fraction_ * u;
   // Tiles per second on one CU: its matrix units, and, where the preset sets it, how fast one CU can
   // have its L2 misses served: a fixed number in flight over their latency (Little's law), which is
@@ -113,6 +113,7 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
   }
   w.bound_per_wg = bound / stretch;
   const auto x = static_cast<size_t>(xcd);
+  w.demands.reserve(4);
   w.demands.push_back({m.l2[x], t.l2_read});
   w.demands.push_back({m.fabric[x], t.fabric});
   if (m.llc >= 0) w.demands.push_back({m.llc, t.llc});

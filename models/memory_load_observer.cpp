@@ -9,39 +9,69 @@ constexpr double kRefreshThreshold = 0.01;  // utilization change that is worth 
 }  // namespace
 
 MemoryLoadObserver::MemoryLoadObserver(const NodeResources& res, InterferenceState& state,
-                                       std::string gemm_prefix, std::function<void()> refresh)
-    : gemm_resource_(res.memory(KernelClass::gemm).llc >= 0 ? res.memory(KernelClass::gemm).llc
-                                                            : res.memory(KernelClass::gemm).hbm),
-      comm_resource_(res.memory(KernelClass::comm).llc >= 0 ? res.memory(KernelClass::comm).llc
-                                                            : res.memory(KernelClass::comm).hbm),
+                                       std::function<void()> refresh)
+    : level_{res.queueing_level(KernelClass::gemm), res.queueing_level(KernelClass::comm)},
       state_(state),
-      classify_(std::move(gemm_prefix)),
       refresh_(std::move(refresh)) {}
+
+bool MemoryLoadObserver::update_slot(const engine::FluidSolver& solver, std::int32_t slot) {
+  const auto i = static_cast<size_t>(slot);
+  if (slots_.size() <= i) slots_.resize(solver.slot_count());
+  SlotLoad now;
+  const engine::FlowId f = solver.flow_in_slot(slot);
+  if (f.valid() && solver.owner(f).kernel >= 0) {
+    now.kernel = solver.owner(f).kernel;
+    now.memory = memory_class(solver.owner(f).kind);
+    const engine::ResourceId level = level_[static_cast<size_t>(now.memory)];
+    for (const engine::Demand& d : solver.demands(f)) {
+      if (d.resource == level) now.load = solver.rate(f) * d.per_unit;
+    }
+  }
+  const bool moved = now.kernel != slots_[i].kernel || now.load != slots_[i].load;
+  slots_[i] = now;
+  return moved;
+}
 
 void MemoryLoadObserver::settle(engine::Simulation& sim) {
   if (state_.isolate_queueing) return;
   engine::FluidSolver& solver = sim.solver();
   solver.solve(sim.now());
-  double other = 0;
-  double gemm = 0;
-  solver.live_flow_ids(live_);
-  for (const engine::FlowId f : live_) {
-    const bool is_gemm = classify_.is_gemm(solver, f);
-    for (const engine::Demand& d : solver.demands(f)) {
-      if (is_gemm && d.resource == gemm_resource_) gemm += solver.rate(f) * d.per_unit;
-      if (!is_gemm && d.resource == comm_resource_) other += solver.rate(f) * d.per_unit;
-    }
+  bool moved = false;
+  if (!subscribed_) {
+    // Flows started before the first step are read once in full; the feed covers the rest.
+    feed_ = solver.subscribe();
+    subscribed_ = true;
+    for (size_t s = 0; s < solver.slot_count(); ++s)
+      moved = update_slot(solver, static_cast<std::int32_t>(s)) || moved;
+  } else {
+    solver.take_changes(feed_, changed_);
+    for (const std::int32_t s : changed_) moved = update_slot(solver, s) || moved;
   }
-  // Utilization of the level each side queues at; with private memory (an attribution
+  // Nothing this observer reads changed: the loads, and so the decision below, are the last step's.
+  if (!moved) return;
+
+  sums_.assign(kernel_memory_.size(), 0.0);
+  for (const SlotLoad& s : slots_) {
+    if (s.kernel < 0) continue;
+    const auto k = static_cast<size_t>(s.kernel);
+    if (sums_.size() <= k) {
+      sums_.resize(k + 1, 0.0);
+      kernel_memory_.resize(k + 1, KernelClass::gemm);
+    }
+    kernel_memory_[k] = s.memory;
+    sums_[k] += s.load;
+  }
+  if (state_.memory_load.size() < sums_.size()) state_.memory_load.resize(sums_.size(), 0.0);
+  // Utilization of the level each kernel queues at; with private memory (an attribution
   // counterfactual) each kernel's load still counts against its own copy's capacity.
-  const double cap_gemm = solver.capacity(gemm_resource_);
-  const double cap_comm = solver.capacity(comm_resource_);
-  const double u_other = cap_comm > 0 ? other / cap_comm : 0.0;
-  const double u_gemm = cap_gemm > 0 ? gemm / cap_gemm : 0.0;
-  if (std::fabs(u_other - state_.memory_load_by_others) > kRefreshThreshold ||
-      std::fabs(u_gemm - state_.memory_load_by_gemm) > kRefreshThreshold) {
-    state_.memory_load_by_others = u_other;
-    state_.memory_load_by_gemm = u_gemm;
+  bool refresh = false;
+  for (size_t k = 0; k < sums_.size(); ++k) {
+    const double cap = solver.capacity(level_[static_cast<size_t>(kernel_memory_[k])]);
+    sums_[k] = cap > 0 ? sums_[k] / cap : 0.0;
+    if (std::fabs(sums_[k] - state_.memory_load[k]) > kRefreshThreshold) refresh = true;
+  }
+  if (refresh) {
+    std::copy(sums_.begin(), sums_.end(), state_.memory_load.begin());
     refresh_();
   }
 }

@@ -1,13 +1,17 @@
 #pragma once
-// Keeps InterferenceState::memory_load_by_others / _by_gemm current: after every solve, the share
-// of the last memory level (LLC, or HBM without one) used by the collective's and by the GEMM's
-// flows. When either moves by more than a percent, running cohorts are asked for their demands
-// again (each kernel's exposed memory latency depends on the other's load).
+// Keeps InterferenceState::memory_load current: after every solve, the share of the last memory
+// level (LLC, or HBM without one) that each running kernel's flows use. When any kernel's share
+// moves by more than a percent, running cohorts are asked for their demands again (each kernel's
+// exposed memory latency depends on the load of all the others).
+//
+// Work per step is O(flows that changed) (the solver's change feed): each changed flow's load is
+// re-derived from its owner and demands; only when something changed are the per-kernel sums
+// re-added, over a dense per-slot array in slot order, so they come out bit for bit as a scan of
+// every live flow would give them.
+#include <cstdint>
 #include <functional>
-#include <string>
 #include <vector>
 
-#include "models/gemm_flow_classifier.h"
 #include "models/interference_state.h"
 #include "models/node_resources.h"
 #include "sim/engine/simulation.h"
@@ -16,17 +20,27 @@ namespace c3sim::models {
 
 class MemoryLoadObserver final : public engine::StepObserver {
 public:
-  MemoryLoadObserver(const NodeResources& res, InterferenceState& state, std::string gemm_prefix,
-                     std::function<void()> refresh);
+  MemoryLoadObserver(const NodeResources& res, InterferenceState& state, std::function<void()> refresh);
   void settle(engine::Simulation& sim) override;
 
 private:
-  engine::ResourceId gemm_resource_;  // the GEMM's last memory level
-  engine::ResourceId comm_resource_;  // the collective's (the same one unless memory is private)
+  struct SlotLoad {
+    std::int32_t kernel = -1;  // owner of the flow in this slot; -1: empty or unowned
+    KernelClass memory = KernelClass::gemm;
+    double load = 0;  // rate * bytes per unit on its kernel's queueing level
+  };
+  // Re-reads one slot from the solver; true if its load or owner changed.
+  bool update_slot(const engine::FluidSolver& solver, std::int32_t slot);
+
+  engine::ResourceId level_[2];  // queueing level by KernelClass
   InterferenceState& state_;
-  GemmFlowClassifier classify_;
   std::function<void()> refresh_;
-  std::vector<engine::FlowId> live_;  // scratch, reused every step
+  bool subscribed_ = false;
+  engine::ChangeFeed feed_ = -1;
+  std::vector<SlotLoad> slots_;
+  std::vector<std::int32_t> changed_;  // scratch
+  std::vector<double> sums_;           // scratch: by kernel
+  std::vector<KernelClass> kernel_memory_;
 };
 
 }  // namespace c3sim::models

@@ -10,13 +10,16 @@ NodeResources::NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, 
   if (private_memory) mem_.push_back(build_memory(sim, spec, "[comm]"));
   if (spec.interconnect.topology == hw::Topology::fully_connected) {
     for (int p = 0; p < peers_; ++p) {
-      links_.push_back(sim.add_resource(fmt::format("link_out{}", p), spec.model.collective.link_bw));
+      links_.push_back(sim.add_resource(fmt::format("link_out{}", p), spec.model.collective.link_bw,
+                                        engine::ResourceKind::link, fmt::format("out{}", p)));
     }
   } else {
-    links_.push_back(sim.add_resource("switch_port_out", spec.model.collective.link_bw));
+    links_.push_back(sim.add_resource("switch_port_out", spec.model.collective.link_bw,
+                                      engine::ResourceKind::link, "switch port"));
   }
   for (int e = 0; e < spec.dma.engines; ++e) {
-    engines_.push_back(sim.add_resource(fmt::format("dma{}", e), spec.model.dma.engine_bw));
+    engines_.push_back(sim.add_resource(fmt::format("dma{}", e), spec.model.dma.engine_bw,
+                                        engine::ResourceKind::dma_engine, fmt::format("sdma{}", e)));
   }
 }
 
@@ -24,12 +27,15 @@ MemoryResources NodeResources::build_memory(engine::Simulation& sim, const hw::N
                                             const std::string& suffix) {
   MemoryResources m;
   for (int x = 0; x < spec.compute.xcds; ++x) {
-    m.l2.push_back(sim.add_resource(fmt::format("l2_xcd{}{}", x, suffix), spec.model.memory.l2_bw_per_xcd));
-    m.fabric.push_back(
-        sim.add_resource(fmt::format("fabric_xcd{}{}", x, suffix), spec.model.memory.xcd_fabric_bw));
+    const std::string where = fmt::format("xcd{}{}", x, suffix);
+    m.l2.push_back(
+        sim.add_resource("l2_" + where, spec.model.memory.l2_bw_per_xcd, engine::ResourceKind::l2, where));
+    m.fabric.push_back(sim.add_resource("fabric_" + where, spec.model.memory.xcd_fabric_bw,
+                                        engine::ResourceKind::xcd_fabric, where));
   }
-  if (spec.memory.llc_bytes > 0) m.llc = sim.add_resource("llc" + suffix, spec.model.memory.llc_bw);
-  m.hbm = sim.add_resource("hbm" + suffix, spec.model.memory.hbm_bw);
+  if (spec.memory.llc_bytes > 0)
+    m.llc = sim.add_resource("llc" + suffix, spec.model.memory.llc_bw, engine::ResourceKind::llc, suffix);
+  m.hbm = sim.add_resource("hbm" + suffix, spec.model.memory.hbm_bw, engine::ResourceKind::hbm, suffix);
   return m;
 }
 

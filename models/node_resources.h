@@ -12,11 +12,18 @@
 #include <vector>
 
 #include "hardware/node_spec.h"
+#include "sim/engine/identity.h"
 #include "sim/engine/simulation.h"
 
 namespace c3sim::models {
 
 enum class KernelClass { gemm = 0, comm = 1 };
+
+// Which private memory copy a kernel kind uses in the attribution counterfactual: GEMMs one,
+// everything else (collectives, their copies and sync kernels) the other.
+[[nodiscard]] inline KernelClass memory_class(engine::KernelKind kind) {
+  return kind == engine::KernelKind::gemm ? KernelClass::gemm : KernelClass::comm;
+}
 
 struct MemoryResources {
   std::vector<engine::ResourceId> l2;      // per XCD: CU <- L2 reads
@@ -38,6 +45,10 @@ public:
   [[nodiscard]] int peers() const { return peers_; }
   // The outgoing link that carries traffic to peer p (0-based among the peers).
   [[nodiscard]] engine::ResourceId link_to_peer(int p) const;
+  // The last memory level a kernel's requests queue at: the LLC, or HBM without one.
+  [[nodiscard]] engine::ResourceId queueing_level(KernelClass k) const {
+    return memory(k).llc >= 0 ? memory(k).llc : memory(k).hbm;
+  }
 
 private:
   MemoryResources build_memory(engine::Simulation& sim, const hw::NodeSpec& spec, const std::string& suffix);

@@ -43,7 +43,7 @@ TransformerConfig llama(const char* name, std::int64_t hidden, std::int64_t ffn,
   c.head_dim = 128;
   c.tokens = 8192;  // Section IV-A: "a total of 8192 tokens in a batch"
   c.fsdp_degree = 8;
-  c.dtype = hw::Dtype::bf16;
+  c.dtype = Dtype::bf16;
   return c;
 }
 
@@ -136,7 +136,7 @@ std::int64_t all_gather_bytes(const TransformerConfig& c, const LinearShape& l) 
   const std::int64_t elements = l.in_features * l.out_features;
   const std::int64_t degree = c.fsdp_degree;
   const std::int64_t padded = (elements + degree - 1) / degree * degree;
-  return padded * hw::dtype_bytes(c.dtype);
+  return padded * dtype_bytes(c.dtype);
 }
 
 std::vector<FsdpGemm> fsdp_gemms(const TransformerConfig& c) {

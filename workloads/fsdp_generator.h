@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "hardware/node_spec.h"
+#include "sim/base/dtype.h"
 #include "workloads/collective.h"
 #include "workloads/gemm.h"
 #include "workloads/scenario.h"
@@ -39,7 +39,7 @@ struct TransformerConfig {
   std::int64_t head_dim = 0;  // 0 = derive as hidden / heads
   std::int64_t tokens = 0;    // tokens per GPU per step (the GEMMs' token dimension)
   int fsdp_degree = 0;        // GPUs each weight is sharded over
-  hw::Dtype dtype = hw::Dtype::bf16;
+  Dtype dtype = Dtype::bf16;
 
   [[nodiscard]] std::int64_t resolved_head_dim() const { return head_dim > 0 ? head_dim : hidden / heads; }
 };

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "hardware/node_spec.h"
+#include "sim/base/dtype.h"
 
 namespace c3sim::wl {
 
@@ -13,13 +13,13 @@ struct Gemm {
   std::int64_t m = 0;
   std::int64_t n = 0;
   std::int64_t k = 0;
-  hw::Dtype dtype = hw::Dtype::bf16;
+  Dtype dtype = Dtype::bf16;
   std::string source;  // e.g. "LLaMA-70B"
 
   [[nodiscard]] double flops() const { return 2.0 * double(m) * double(n) * double(k); }
   // Compulsory traffic: each input read once, the output written once.
   [[nodiscard]] double min_bytes() const {
-    const double e = hw::dtype_bytes(dtype);
+    const double e = dtype_bytes(dtype);
     return e * (double(m) * double(k) + double(k) * double(n) + double(m) * double(n));
   }
   [[nodiscard]] std::string shape_string() const;  // "8192x8192x8192"

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "hardware/node_spec.h"
+#include "sim/base/dtype.h"
 #include "workloads/collective.h"
 #include "workloads/strict_json.h"
 
@@ -56,7 +56,7 @@ void put_shape(json& j, std::int64_t m, std::int64_t n, std::int64_t k, const st
 
 std::string dtype_field(StrictJsonObject& o) {
   std::string d = o.string("dtype");
-  if (!hw::parse_dtype(d)) o.fail("dtype", fmt::format("unknown dtype '{}'", d));
+  if (!parse_dtype(d)) o.fail("dtype", fmt::format("unknown dtype '{}'", d));
   return d;
 }
 

@@ -30,7 +30,7 @@ Gemm table1_row(const char* tag, std::int64_t m, std::int64_t n, std::int64_t k,
   g.m = m;
   g.n = n;
   g.k = k;
-  g.dtype = hw::Dtype::bf16;
+  g.dtype = Dtype::bf16;
   g.source = source;
   return g;
 }

@@ -76,7 +76,7 @@ Gemm parse_gemm_map(StrictMap g) {
   gemm.n = positive(g, "n", kMaxDim);
   gemm.k = positive(g, "k", kMaxDim);
   if (auto d = g.optional_string("dtype")) {
-    const std::optional<hw::Dtype> dtype = hw::parse_dtype(*d);
+    const std::optional<Dtype> dtype = parse_dtype(*d);
     if (!dtype) g.fail("dtype", fmt::format("unknown dtype '{}' (bf16, fp16, fp8, fp32, tf32)", *d));
     gemm.dtype = *dtype;
   }
@@ -141,14 +141,14 @@ void parse_policies(StrictMap& m, Scenario& s) {
   }
 }
 
-void check_divisible(std::int64_t bytes, std::int64_t gpus, hw::Dtype dtype, const SourceLocation& where,
+void check_divisible(std::int64_t bytes, std::int64_t gpus, Dtype dtype, const SourceLocation& where,
                      const std::string& key) {
-  const std::int64_t unit = gpus * hw::dtype_bytes(dtype);
+  const std::int64_t unit = gpus * dtype_bytes(dtype);
   if (bytes % unit != 0) {
     throw InputError(where, key,
                      fmt::format("{} bytes do not split into {} equal shards of whole {} elements "
                                  "(must be a multiple of {} x {} = {} bytes)",
-                                 bytes, gpus, hw::to_string(dtype), gpus, hw::dtype_bytes(dtype), unit));
+                                 bytes, gpus, to_string(dtype), gpus, dtype_bytes(dtype), unit));
   }
 }
 

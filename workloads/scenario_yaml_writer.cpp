@@ -33,7 +33,7 @@ void emit_gemm(YAML::Emitter& out, const Gemm& g) {
   out << YAML::Key << "m" << YAML::Value << g.m;
   out << YAML::Key << "n" << YAML::Value << g.n;
   out << YAML::Key << "k" << YAML::Value << g.k;
-  out << YAML::Key << "dtype" << YAML::Value << hw::to_string(g.dtype);
+  out << YAML::Key << "dtype" << YAML::Value << to_string(g.dtype);
   if (!g.source.empty()) emit_quoted(out, "source", g.source);
   out << YAML::EndMap;
 }

@@ -33,7 +33,7 @@ BlasGemm::~BlasGemm() {
 }
 
 void BlasGemm::prepare(const wl::Gemm& gemm) {
-  if (gemm.dtype != hw::Dtype::bf16) {
+  if (gemm.dtype != Dtype::bf16) {
     throw DeviceError("c3bench: only bf16 GEMMs are implemented (scenario asks for another dtype)");
   }
   shape_ = gemm;

@@ -162,7 +162,7 @@ std::vector<wl::Record> HardwareRunner::run(const wl::RunRequest& request) {
     r.m = sc.gemm.m;
     r.n = sc.gemm.n;
     r.k = sc.gemm.k;
-    r.dtype = hw::to_string(sc.gemm.dtype);
+    r.dtype = c3sim::to_string(sc.gemm.dtype);
     r.op = wl::to_string(shape.op);
     r.bytes = static_cast<std::int64_t>(shape.bytes);
     r.impl = wl::to_string(p.impl);

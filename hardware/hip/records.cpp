@@ -8,7 +8,7 @@ wl::IsoGemmRecord iso_gemm_record(const wl::Gemm& g, int units, const MeasuredTi
   r.m = g.m;
   r.n = g.n;
   r.k = g.k;
-  r.dtype = hw::to_string(g.dtype);
+  r.dtype = c3sim::to_string(g.dtype);
   r.cus = units;
   r.time_us = t.total.median;
   r.spread_us = t.total.spread();

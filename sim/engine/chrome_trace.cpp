@@ -18,22 +18,30 @@ using nlohmann::json;
 // any run shorter than ~100 days.
 double to_us(TimePs t) { return static_cast<double>(t) * 1e-6; }
 
-// Numeric suffix of a track name ("xcd12" -> 12), so xcd10 sorts after xcd9.
-int trailing_number(const std::string& s) {
-  size_t i = s.size();
-  while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') --i;
-  if (i == s.size() || s.size() - i > 6) return -1;
-  return std::stoi(s.substr(i));
-}
-
 // Streams (kernels) on top where a reader starts, then what the host does, then the XCDs
 // (who holds the CUs), then the copy engines.
-std::pair<int, int> track_order(const std::string& track) {
-  auto starts = [&](std::string_view p) { return track.rfind(p, 0) == 0; };
-  if (track == "host") return {1, 0};
-  if (starts("xcd")) return {2, trailing_number(track)};
-  if (starts("sdma")) return {3, trailing_number(track)};
+std::pair<int, int> track_order(const TraceTrack& track) {
+  switch (track.kind) {
+    case TrackKind::stream: return {0, 0};
+    case TrackKind::host: return {1, 0};
+    case TrackKind::xcd: return {2, track.index};
+    case TrackKind::dma_engine: return {3, track.index};
+  }
   return {0, 0};
+}
+
+// The trace-event category: what kind of work a span is, so Perfetto can colour and filter by it.
+std::string_view category_name(const SpanCategory& c) {
+  if (c.waiting) return "queue";
+  switch (c.kind) {
+    case KernelKind::gemm: return "gemm";
+    case KernelKind::cu_collective:
+    case KernelKind::collective_sync: return "collective";
+    case KernelKind::dma_transfer: return "dma";
+    case KernelKind::memory: return "memory";
+    case KernelKind::other: return "span";
+  }
+  return "span";
 }
 
 struct Lane {
@@ -72,25 +80,20 @@ json metadata(const char* what, int pid, int tid, json args) {
 
 }  // namespace
 
-std::string counter_name(const std::string& resource) {
-  struct Prefix {
-    std::string_view prefix;
-    std::string_view title;
-  };
-  static constexpr std::array<Prefix, 7> kPrefixes{{{"hbm", "HBM"},
-                                                    {"llc", "LLC"},
-                                                    {"l2_", "L2"},
-                                                    {"fabric_", "XCD fabric"},
-                                                    {"link_", "link"},
-                                                    {"switch_port_", "switch port"},
-                                                    {"dma", "DMA engine"}}};
-  for (const auto& p : kPrefixes) {
-    if (resource.rfind(p.prefix, 0) != 0) continue;
-    const std::string rest = resource.substr(p.prefix.size());
-    return std::string(p.title) + " util %" +
-           (rest.empty() ? "" : " " + (p.prefix == "dma" ? "sdma" + rest : rest));
+std::string counter_name(const TracedResource& resource) {
+  std::string_view title;
+  switch (resource.kind) {
+    case ResourceKind::hbm: title = "HBM"; break;
+    case ResourceKind::llc: title = "LLC"; break;
+    case ResourceKind::l2: title = "L2"; break;
+    case ResourceKind::xcd_fabric: title = "XCD fabric"; break;
+    case ResourceKind::link: title = "link"; break;
+    case ResourceKind::dma_engine: title = "DMA engine"; break;
+    case ResourceKind::cu: title = "CU"; break;
+    case ResourceKind::host: title = "host"; break;
+    case ResourceKind::other: return resource.name + " util %";
   }
-  return resource + " util %";
+  return std::string(title) + " util %" + (resource.where.empty() ? "" : " " + resource.where);
 }
 
 std::string to_chrome_trace(const std::vector<LabeledTrace>& runs) {
@@ -105,7 +108,7 @@ std::string to_chrome_trace(const std::vector<LabeledTrace>& runs) {
     std::map<std::string, std::map<std::string, std::vector<const TraceSpan*>>> by_track;
     for (const auto& s : tr.spans()) {
       if (!by_track.contains(s.process)) processes.push_back(s.process);
-      by_track[s.process][s.track].push_back(&s);
+      by_track[s.process][s.track.name].push_back(&s);
     }
     if (processes.empty() && !tr.counters().empty()) processes.emplace_back("gpu0");
     for (size_t pi = 0; pi < processes.size(); ++pi) {
@@ -117,7 +120,7 @@ std::string to_chrome_trace(const std::vector<LabeledTrace>& runs) {
       std::vector<std::pair<std::string, std::vector<const TraceSpan*>>> tracks(
           by_track[processes[pi]].begin(), by_track[processes[pi]].end());
       std::stable_sort(tracks.begin(), tracks.end(), [](const auto& a, const auto& b) {
-        return track_order(a.first) < track_order(b.first);
+        return track_order(a.second.front()->track) < track_order(b.second.front()->track);
       });
       int tid = 1;
       for (const auto& [track, spans] : tracks) {
@@ -129,7 +132,7 @@ std::string to_chrome_trace(const std::vector<LabeledTrace>& runs) {
           for (const TraceSpan* s : lanes[li].spans) {
             events.push_back(json{{"ph", "X"},
                                   {"name", s->name},
-                                  {"cat", s->category.empty() ? "span" : s->category},
+                                  {"cat", std::string(category_name(s->category))},
                                   {"pid", pid},
                                   {"tid", tid},
                                   {"ts", to_us(s->begin)},
@@ -140,13 +143,13 @@ std::string to_chrome_trace(const std::vector<LabeledTrace>& runs) {
       }
       if (pi != 0) continue;
       // Several samples at one instant (events processed at the same time): the last one holds.
-      const auto& names = tr.resource_names();
+      const auto& resources = tr.resources();
       std::map<std::pair<std::int32_t, TimePs>, double> last;
       for (const auto& c : tr.counters()) last[{c.resource, c.at}] = c.utilization;
       for (const auto& [key, u] : last) {
         const auto r = static_cast<size_t>(key.first);
         const std::string name =
-            r < names.size() ? counter_name(names[r]) : "resource " + std::to_string(r) + " util %";
+            r < resources.size() ? counter_name(resources[r]) : "resource " + std::to_string(r) + " util %";
         events.push_back(json{{"ph", "C"},
                               {"name", name},
                               {"pid", pid},

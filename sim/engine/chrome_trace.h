@@ -23,8 +23,8 @@ struct LabeledTrace {
 // The whole trace document (deterministic: same recorders, same bytes).
 std::string to_chrome_trace(const std::vector<LabeledTrace>& runs);
 
-// Human name of a solver resource for its counter track: "hbm" -> "HBM util %",
-// "l2_xcd3" -> "L2 util % xcd3". Unknown names pass through with " util %".
-std::string counter_name(const std::string& resource);
+// Human name of a resource's counter track, from its kind and instance: hbm -> "HBM util %",
+// l2 at "xcd3" -> "L2 util % xcd3". A resource of kind `other` shows its name with " util %".
+std::string counter_name(const TracedResource& resource);
 
 }  // namespace c3sim::engine

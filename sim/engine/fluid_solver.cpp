@@ -25,11 +25,12 @@ double FluidSolver::effective_weight(const FlowSpec& spec) const {
   return (alone > 0 && std::isfinite(alone)) ? alone : 1.0;
 }
 
-ResourceId FluidSolver::add_resource(std::string name, double capacity) {
+ResourceId FluidSolver::add_resource(std::string name, double capacity, ResourceKind kind,
+                                     std::string where) {
   if (!(capacity >= 0) || !std::isfinite(capacity)) {
     throw ModelError(fmt::format("resource '{}' has invalid capacity {}", name, capacity));
   }
-  resources_.push_back(Resource{std::move(name), capacity, {}, false, 0});
+  resources_.push_back(Resource{std::move(name), capacity, kind, std::move(where), {}, false, 0});
   return static_cast<ResourceId>(resources_.size() - 1);
 }
 
@@ -40,6 +41,8 @@ void FluidSolver::set_capacity(ResourceId r, double capacity, TimePs now) {
     throw ModelError(fmt::format("resource '{}' set to invalid capacity {}", res.name, capacity));
   }
   res.capacity = capacity;
+  // Observers reading saturation see its flows as changed even if no rate moves.
+  for (const std::int32_t fi : res.flows) note_change(fi);
   if (!res.dirty) {
     res.dirty = true;
     dirty_.push_back(r);
@@ -84,40 +87,47 @@ void FluidSolver::detach(std::int32_t index) {
   }
 }
 
-// Validates a demand vector and merges repeated resources, so each resource appears once per flow
-// (sorted by resource id, zero demands dropped).
-std::vector<Demand> FluidSolver::merged_demands(std::vector<Demand> demands, const std::string& label) const {
+std::string FluidSolver::describe(const FlowSpec& spec) {
+  if (!spec.label.empty()) return spec.label;
+  return fmt::format("{} kernel {}", to_string(spec.owner.kind), spec.owner.kernel);
+}
+
+// Validates a demand vector and merges repeated resources in place, so each resource appears once
+// per flow (sorted by resource id, zero demands dropped). In place: this runs for every cohort
+// started and every refresh, and a fresh vector each time was a measurable share of a run.
+std::vector<Demand> FluidSolver::merged_demands(std::vector<Demand> demands, const FlowSpec& spec) const {
   std::sort(demands.begin(), demands.end(),
             [](const Demand& a, const Demand& b) { return a.resource < b.resource; });
-  std::vector<Demand> merged;
+  size_t out = 0;
   for (const Demand& d : demands) {
     if (d.resource < 0 || static_cast<size_t>(d.resource) >= resources_.size()) {
-      throw ModelError(fmt::format("flow '{}' uses unknown resource {}", label, d.resource));
+      throw ModelError(fmt::format("flow '{}' uses unknown resource {}", describe(spec), d.resource));
     }
     if (!(d.per_unit >= 0) || !std::isfinite(d.per_unit)) {
-      throw ModelError(fmt::format("flow '{}' has invalid demand on '{}'", label,
+      throw ModelError(fmt::format("flow '{}' has invalid demand on '{}'", describe(spec),
                                    resources_[static_cast<size_t>(d.resource)].name));
     }
     if (d.per_unit == 0) continue;
-    if (!merged.empty() && merged.back().resource == d.resource) {
-      merged.back().per_unit += d.per_unit;
+    if (out > 0 && demands[out - 1].resource == d.resource) {
+      demands[out - 1].per_unit += d.per_unit;
     } else {
-      merged.push_back(d);
+      demands[out++] = d;
     }
   }
-  return merged;
+  demands.resize(out);
+  return demands;
 }
 
 FlowId FluidSolver::add_flow(FlowSpec spec, TimePs now) {
   if (!(spec.work > 0) || !std::isfinite(spec.work)) {
-    throw ModelError(fmt::format("flow '{}' has invalid work {}", spec.label, spec.work));
+    throw ModelError(fmt::format("flow '{}' has invalid work {}", describe(spec), spec.work));
   }
   if (!(spec.weight >= 0) || !std::isfinite(spec.weight)) {
-    throw ModelError(fmt::format("flow '{}' has invalid weight", spec.label));
+    throw ModelError(fmt::format("flow '{}' has invalid weight", describe(spec)));
   }
-  spec.demands = merged_demands(std::move(spec.demands), spec.label);
+  spec.demands = merged_demands(std::move(spec.demands), spec);
   if (spec.demands.empty() && !std::isfinite(spec.bound)) {
-    throw ModelError(fmt::format("flow '{}' has neither demands nor a bound: infinite rate", spec.label));
+    throw ModelError(fmt::format("flow '{}' has neither demands nor a bound: infinite rate", describe(spec)));
   }
 
   std::int32_t index;
@@ -140,6 +150,7 @@ FlowId FluidSolver::add_flow(FlowSpec spec, TimePs now) {
   fl.live = true;
   attach(index);
   mark_dirty(fl);
+  note_change(index);
   if (fl.spec.demands.empty()) {
     // Bound-only flow: nothing to share, its rate is its bound.
     fl.rate = fl.spec.bound;
@@ -159,9 +170,9 @@ void FluidSolver::settle(Flow& fl, TimePs now) {
 
 void FluidSolver::update_flow(FlowId f, std::vector<Demand> demands, double bound, TimePs now) {
   Flow& fl = get(f);
-  demands = merged_demands(std::move(demands), fl.spec.label);  // throws before any state changes
+  demands = merged_demands(std::move(demands), fl.spec);  // throws before any state changes
   if (demands.empty() && !std::isfinite(bound)) {
-    throw ModelError(fmt::format("flow '{}' updated to an infinite rate", fl.spec.label));
+    throw ModelError(fmt::format("flow '{}' updated to an infinite rate", describe(fl.spec)));
   }
   settle(fl, now);
   mark_dirty(fl);
@@ -176,6 +187,7 @@ void FluidSolver::update_flow(FlowId f, std::vector<Demand> demands, double boun
   fl.weight = effective_weight(fl.spec);
   if (!same_resources) attach(f.index);
   mark_dirty(fl);
+  note_change(f.index);  // its demand coefficients changed, whether or not its rate does
   if (fl.spec.demands.empty()) {
     fl.rate = fl.spec.bound;
     schedule_completion(f.index, now);
@@ -187,6 +199,7 @@ void FluidSolver::remove_flow(FlowId f, TimePs now) {
   settle(fl, now);
   mark_dirty(fl);
   detach(f.index);
+  note_change(f.index);
   fl.live = false;
   fl.rate = 0;
   fl.version++;
@@ -298,6 +311,7 @@ void FluidSolver::do_solve(const std::vector<std::int32_t>& flows, const std::ve
     if (fl.rate == new_rate[i]) continue;  // unchanged: its scheduled completion still holds
     settle(fl, now);
     fl.rate = new_rate[i];
+    note_change(flows[i]);
     schedule_completion(flows[i], now);
   }
 }
@@ -364,6 +378,41 @@ double FluidSolver::remaining(FlowId f, TimePs now) const {
 }
 
 const std::string& FluidSolver::label(FlowId f) const { return get(f).spec.label; }
+const FlowOwner& FluidSolver::owner(FlowId f) const { return get(f).spec.owner; }
+ResourceKind FluidSolver::resource_kind(ResourceId r) const {
+  return resources_.at(static_cast<size_t>(r)).kind;
+}
+const std::string& FluidSolver::resource_where(ResourceId r) const {
+  return resources_.at(static_cast<size_t>(r)).where;
+}
+
+ChangeFeed FluidSolver::subscribe() {
+  feeds_.emplace_back();
+  return static_cast<ChangeFeed>(feeds_.size() - 1);
+}
+
+void FluidSolver::note_change(std::int32_t index) {
+  const auto i = static_cast<size_t>(index);
+  for (Feed& feed : feeds_) {
+    if (feed.seen.size() <= i) feed.seen.resize(flows_.size(), 0);
+    if (feed.seen[i] == feed.epoch) continue;
+    feed.seen[i] = feed.epoch;
+    feed.changed.push_back(index);
+  }
+}
+
+void FluidSolver::take_changes(ChangeFeed feed, std::vector<std::int32_t>& out) {
+  Feed& fd = feeds_.at(static_cast<size_t>(feed));
+  out.clear();
+  out.swap(fd.changed);
+  ++fd.epoch;
+}
+
+FlowId FluidSolver::flow_in_slot(std::int32_t slot) const {
+  if (slot < 0 || static_cast<size_t>(slot) >= flows_.size()) return FlowId{};
+  const Flow& fl = flows_[static_cast<size_t>(slot)];
+  return fl.live ? FlowId{slot, fl.generation} : FlowId{};
+}
 const std::vector<Demand>& FluidSolver::demands(FlowId f) const { return get(f).spec.demands; }
 const std::string& FluidSolver::resource_name(ResourceId r) const {
   return resources_.at(static_cast<size_t>(r)).name;

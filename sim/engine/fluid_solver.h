@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sim/base/units.h"
+#include "sim/engine/identity.h"
 
 namespace c3sim::engine {
 
@@ -48,12 +49,18 @@ struct FlowSpec {
   // issue requests, as a FIFO memory system without QoS does. This is also invariant to splitting
   // a cohort into per-workgroup flows.
   double weight = kProportional;
-  std::string label;  // for traces and errors
+  std::string label;  // for errors; empty: described by its owner
+  FlowOwner owner;    // the kernel it works for
 };
+
+// A subscription to rate changes (see FluidSolver::subscribe).
+using ChangeFeed = std::int32_t;
 
 class FluidSolver {
 public:
-  ResourceId add_resource(std::string name, double capacity);
+  // `where` names the instance within its kind ("xcd3", "out2"), for counters and traces.
+  ResourceId add_resource(std::string name, double capacity, ResourceKind kind = ResourceKind::other,
+                          std::string where = {});
   void set_capacity(ResourceId r, double capacity, TimePs now);
 
   FlowId add_flow(FlowSpec spec, TimePs now);
@@ -72,10 +79,13 @@ public:
   [[nodiscard]] double rate(FlowId f) const;
   [[nodiscard]] double remaining(FlowId f, TimePs now) const;
   [[nodiscard]] const std::string& label(FlowId f) const;
+  [[nodiscard]] const FlowOwner& owner(FlowId f) const;
   [[nodiscard]] const std::vector<Demand>& demands(FlowId f) const;
 
   [[nodiscard]] std::size_t resource_count() const { return resources_.size(); }
   [[nodiscard]] const std::string& resource_name(ResourceId r) const;
+  [[nodiscard]] ResourceKind resource_kind(ResourceId r) const;
+  [[nodiscard]] const std::string& resource_where(ResourceId r) const;
   [[nodiscard]] double capacity(ResourceId r) const;
   // Current consumption (sum of rate * per_unit over flows), after the last solve.
   [[nodiscard]] double load(ResourceId r) const;
@@ -84,10 +94,25 @@ public:
   void live_flow_ids(std::vector<FlowId>& out) const;  // into a caller's buffer (per-step use)
   [[nodiscard]] std::uint64_t solves() const { return solve_count_; }
 
+  // Changed-flow reporting, so observers do O(changed) work per step instead of rescanning every
+  // live flow. A feed collects the slot index of every flow that was added, removed, re-rated by
+  // a solve, or given new demands since the feed was last drained, each slot once (a slot may
+  // have been freed and reused meanwhile: flow_in_slot() says what lives there now). Cost: O(feeds)
+  // per change; draining is O(changes).
+  [[nodiscard]] ChangeFeed subscribe();
+  // Moves the feed's changed slots (in the order they first changed) into `out`, clearing both.
+  void take_changes(ChangeFeed feed, std::vector<std::int32_t>& out);
+  // The live flow in a slot, or an invalid FlowId.
+  [[nodiscard]] FlowId flow_in_slot(std::int32_t slot) const;
+  // One past the highest slot index ever used (for observers' per-slot arrays).
+  [[nodiscard]] std::size_t slot_count() const { return flows_.size(); }
+
 private:
   struct Resource {
     std::string name;
     double capacity = 0;
+    ResourceKind kind = ResourceKind::other;
+    std::string where;
     std::vector<std::int32_t> flows;  // indices of live flows that use it
     bool dirty = false;
     std::uint32_t mark = 0;  // BFS visit stamp
@@ -122,11 +147,19 @@ private:
   void mark_dirty(const Flow& fl);
   void settle(Flow& fl, TimePs now);
   [[nodiscard]] double effective_weight(const FlowSpec& spec) const;
-  [[nodiscard]] std::vector<Demand> merged_demands(std::vector<Demand> demands,
-                                                   const std::string& label) const;
+  [[nodiscard]] std::vector<Demand> merged_demands(std::vector<Demand> demands, const FlowSpec& spec) const;
   void do_solve(const std::vector<std::int32_t>& flows, const std::vector<ResourceId>& res, TimePs now);
   void schedule_completion(std::int32_t index, TimePs now);
   void compact_completions();
+  void note_change(std::int32_t index);
+  [[nodiscard]] static std::string describe(const FlowSpec& spec);
+
+  struct Feed {
+    std::vector<std::int32_t> changed;
+    std::vector<std::uint32_t> seen;  // by slot: the epoch it was last listed in
+    std::uint32_t epoch = 1;
+  };
+  std::vector<Feed> feeds_;
 
   // Scratch buffers reused by do_solve() so a solve allocates nothing in steady state.
   std::vector<double> cap_, weighted_demand_, new_rate_;

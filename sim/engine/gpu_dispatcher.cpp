@@ -206,14 +206,21 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
     if (n == 0) continue;
     // Claims of one kernel on one XCD within a dispatch round are consecutive workgroups placed at
     // the same instant: they become one claim, so arbitration passes never split a cohort.
-    auto it = std::find_if(claims_.begin(), claims_.end(),
+    const auto open_end = claims_.begin() + static_cast<std::ptrdiff_t>(open_claims_);
+    auto it = std::find_if(claims_.begin(), open_end,
                            [k, xi](const Claim& c) { return c.kernel == k && c.xcd == xi; });
-    if (it == claims_.end()) {
+    if (it == open_end) {
       // Global index of the claim's first workgroup: the XCD's next one in round-robin order.
       const std::int64_t first_here =
           xi + static_cast<std::int64_t>(X) * kern.dispatched[static_cast<size_t>(xi)];
-      claims_.push_back(Claim{k, xi, first_here, {}});
-      it = std::prev(claims_.end());
+      // Claim entries (and their workgroup lists) are reused across rounds: a round runs after
+      // every cohort retires, and fresh vectors each time were a visible share of a run.
+      if (open_claims_ == claims_.size()) claims_.emplace_back();
+      it = claims_.begin() + static_cast<std::ptrdiff_t>(open_claims_++);
+      it->kernel = k;
+      it->xcd = xi;
+      it->first_wg = first_here;
+      it->workgroups.clear();
     }
     kern.dispatched[static_cast<size_t>(xi)] += n;
     resident_[static_cast<size_t>(k)][static_cast<size_t>(xi)] += n;
@@ -257,17 +264,19 @@ void GpuDispatcher::take_slots(int cu, int slots) {
 
 void GpuDispatcher::start_claims() {
   // In claim order, so flows (and the solver's tie-breaks) are created deterministically.
-  for (Claim& claim : claims_) {
+  for (size_t ci = 0; ci < open_claims_; ++ci) {
+    const Claim& claim = claims_[ci];
     Kernel& kern = kernels_[static_cast<size_t>(claim.kernel)];
     const int need = kern.desc.slots_per_wg;
     const auto total = static_cast<std::int64_t>(claim.workgroups.size());
     for (std::int64_t from = 0; from < total;) {
       const int n = static_cast<int>(std::min<std::int64_t>(total - from, config_.max_cohort_size));
       auto cohort = std::make_unique<Cohort>();
+      cohort->cus.reserve(static_cast<size_t>(n));
       cohort->kernel = claim.kernel;
       cohort->started = sim_.now();
-      cohort->ctx =
-          CohortContext{config_.index, claim.xcd, n, claim.first_wg + config_.xcds * from, claim.kernel};
+      cohort->ctx = CohortContext{config_.index, claim.xcd,      n, claim.first_wg + config_.xcds * from,
+                                  claim.kernel,  kern.desc.owner};
       for (std::int64_t w = from; w < from + n; ++w) {
         const int cu = claim.workgroups[static_cast<size_t>(w)];
         // A workgroup that fills a CU is the only one on it: no entry to merge with.
@@ -282,12 +291,12 @@ void GpuDispatcher::start_claims() {
         }
       }
       from += n;
-      const CohortWork w = kern.model->cohort_work(cohort->ctx);
+      CohortWork w = kern.model->cohort_work(cohort->ctx);
       FlowSpec spec;
       spec.work = w.work_per_wg * n;
-      spec.demands = w.demands;
+      spec.demands = std::move(w.demands);
       spec.bound = w.bound_per_wg * n;
-      spec.label = fmt::format("{}/xcd{}/x{}", kern.desc.name, claim.xcd, n);
+      spec.owner = kern.desc.owner;  // typed identity instead of a formatted label
       Cohort* raw = cohort.get();
       cohorts_.push_back(std::move(cohort));
       auto start = [this, raw, spec = std::move(spec)]() mutable {
@@ -300,7 +309,7 @@ void GpuDispatcher::start_claims() {
       }
     }
   }
-  claims_.clear();
+  open_claims_ = 0;
 }
 
 void GpuDispatcher::retire(Cohort* c, TimePs now) {
@@ -317,8 +326,8 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
   resident_[static_cast<size_t>(c->kernel)][static_cast<size_t>(c->ctx.xcd)] -= c->ctx.count;
   kern.finished_wgs += c->ctx.count;
   if (TraceRecorder* tr = sim_.trace()) {
-    tr->span(fmt::format("gpu{}", config_.index), fmt::format("xcd{}", c->ctx.xcd),
-             fmt::format("{} x{}", kern.desc.name, c->ctx.count), c->started, now, kern.desc.category);
+    tr->span(fmt::format("gpu{}", config_.index), TraceTrack::xcd(c->ctx.xcd),
+             fmt::format("{} x{}", kern.desc.name, c->ctx.count), c->started, now, {kern.desc.owner.kind});
   }
   auto it = std::find_if(cohorts_.begin(), cohorts_.end(), [c](const auto& p) { return p.get() == c; });
   cohorts_.erase(it);
@@ -329,12 +338,13 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
     s.head++;
     if (TraceRecorder* tr = sim_.trace()) {
       const std::string gpu = fmt::format("gpu{}", config_.index);
-      tr->span(gpu, s.config.name, kern.desc.name, kern.stats.arrived, now, kern.desc.category);
+      tr->span(gpu, TraceTrack::stream(s.config.name), kern.desc.name, kern.stats.arrived, now,
+               {kern.desc.owner.kind});
       // Nested under the kernel: the time it sat in its queue before any workgroup got a CU, the
       // cost of launch order and priorities a trace reader should see at a glance.
       if (kern.stats.first_dispatch > kern.stats.arrived) {
-        tr->span(gpu, s.config.name, "waiting for CUs", kern.stats.arrived, kern.stats.first_dispatch,
-                 "queue");
+        tr->span(gpu, TraceTrack::stream(s.config.name), "waiting for CUs", kern.stats.arrived,
+                 kern.stats.first_dispatch, {kern.desc.owner.kind, /*waiting=*/true});
       }
     }
     if (kern.done) kern.done(now);
@@ -357,7 +367,7 @@ void GpuDispatcher::refresh_all() {
     if (!sim_.solver().alive(c->flow)) continue;  // still in its startup latency
     Kernel& kern = kernels_[static_cast<size_t>(c->kernel)];
     if (auto w = kern.model->refresh(c->ctx)) {
-      sim_.update_flow(c->flow, w->demands, w->bound_per_wg * c->ctx.count);
+      sim_.update_flow(c->flow, std::move(w->demands), w->bound_per_wg * c->ctx.count);
     }
   }
 }

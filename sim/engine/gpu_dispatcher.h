@@ -54,7 +54,7 @@ struct KernelDesc {
   std::int64_t workgroups = 0;
   int slots_per_wg = 1;
   TimePs launch_latency = 0;
-  std::string category;    // "gemm", "collective", ... (for traces and attribution)
+  FlowOwner owner;         // the program kernel it is and its kind; every cohort's flow carries it
   bool holds_cus = false;  // see the header comment
 };
 
@@ -154,7 +154,8 @@ private:
     std::vector<int> workgroups;  // the CU each workgroup went to, in order
   };
   std::vector<std::int64_t> hold_limits_;  // scratch for holds_cus re-placement
-  std::vector<Claim> claims_;
+  std::vector<Claim> claims_;              // the first open_claims_ are this round's
+  size_t open_claims_ = 0;
   // Scratch reused by every dispatch round (dispatch runs after every cohort retires).
   std::vector<KernelId> ready_, level_;
   std::vector<int> take_;

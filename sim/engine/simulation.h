@@ -47,8 +47,9 @@ public:
   FluidSolver& solver() { return solver_; }
   [[nodiscard]] const FluidSolver& solver() const { return solver_; }
 
-  ResourceId add_resource(std::string name, double capacity) {
-    return solver_.add_resource(std::move(name), capacity);
+  ResourceId add_resource(std::string name, double capacity, ResourceKind kind = ResourceKind::other,
+                          std::string where = {}) {
+    return solver_.add_resource(std::move(name), capacity, kind, std::move(where));
   }
   // Starts a flow now; `done` runs when its work is finished.
   FlowId start_flow(FlowSpec spec, FlowDone done);

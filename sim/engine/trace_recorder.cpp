@@ -6,18 +6,19 @@
 
 namespace c3sim::engine {
 
-void TraceRecorder::span(std::string process, std::string track, std::string name, TimePs begin, TimePs end,
-                         std::string category) {
-  spans_.push_back(
-      TraceSpan{std::move(process), std::move(track), std::move(name), begin, end, std::move(category)});
+void TraceRecorder::span(std::string process, TraceTrack track, std::string name, TimePs begin, TimePs end,
+                         SpanCategory category) {
+  spans_.push_back(TraceSpan{std::move(process), std::move(track), std::move(name), begin, end, category});
 }
 
 void TraceRecorder::sample_counters(Simulation& sim) {
   FluidSolver& solver = sim.solver();
   solver.solve(sim.now());
   const size_t n = solver.resource_count();
-  while (resource_names_.size() < n) {
-    resource_names_.push_back(solver.resource_name(static_cast<ResourceId>(resource_names_.size())));
+  while (resources_.size() < n) {
+    const auto r = static_cast<ResourceId>(resources_.size());
+    resources_.push_back(
+        TracedResource{solver.resource_name(r), solver.resource_kind(r), solver.resource_where(r)});
     last_.push_back(-1.0);
   }
   for (size_t r = 0; r < n; ++r) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/engine/fluid_solver.h"
+#include "sim/engine/identity.h"
 
 namespace c3sim::engine {
 
@@ -18,6 +19,7 @@ struct CohortContext {
   int count = 0;              // workgroups in this cohort
   std::int64_t first_wg = 0;  // global index of the cohort's first workgroup (the next on its XCD)
   KernelId kernel = -1;
+  FlowOwner owner;  // the kernel's owner tag (KernelDesc::owner)
 };
 
 struct CohortWork {

@@ -35,7 +35,7 @@ TEST(GpuDispatcher, WaveCountFromOccupancy) {
   Rig r(GpuConfig{0, 2, 4, 1, 1 << 30});
   const StreamId s = r.gpu.add_stream({"s", 0, {}});
   TimePs done = -1;
-  r.gpu.launch(s, KernelDesc{"k", 20, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(1e-3),
+  r.gpu.launch(s, KernelDesc{"k", 20, 1, 0, {0, KernelKind::gemm}}, std::make_shared<FixedTimeModel>(1e-3),
                [&](TimePs t) { done = t; });
   r.sim.run();
   EXPECT_EQ(done, s_to_ps(3e-3));
@@ -46,7 +46,7 @@ TEST(GpuDispatcher, StrictRoundRobinAcrossXcds) {
   Rig r(GpuConfig{0, 2, 4, 1, 1 << 30});
   const StreamId s = r.gpu.add_stream({"s", 0, {}});
   auto model = std::make_shared<FixedTimeModel>(1e-3);
-  r.gpu.launch(s, KernelDesc{"k", 5, 1, 0, "gemm"}, model, nullptr);
+  r.gpu.launch(s, KernelDesc{"k", 5, 1, 0, {0, KernelKind::gemm}}, model, nullptr);
   r.sim.run();
   ASSERT_EQ(model->contexts.size(), 2u);
   EXPECT_EQ(model->contexts[0].xcd, 0);
@@ -61,7 +61,7 @@ TEST(GpuDispatcher, SlotsLimitOccupancy) {
   Rig r(GpuConfig{0, 1, 2, 4, 1 << 30});
   const StreamId s = r.gpu.add_stream({"s", 0, {}});
   TimePs done = -1;
-  r.gpu.launch(s, KernelDesc{"k", 8, 2, 0, "gemm"}, std::make_shared<FixedTimeModel>(1e-3),
+  r.gpu.launch(s, KernelDesc{"k", 8, 2, 0, {0, KernelKind::gemm}}, std::make_shared<FixedTimeModel>(1e-3),
                [&](TimePs t) { done = t; });
   r.sim.run();
   EXPECT_EQ(done, s_to_ps(2e-3));
@@ -72,7 +72,7 @@ TEST(GpuDispatcher, CuMaskRestrictsPlacement) {
   Rig r(GpuConfig{0, 2, 4, 1, 1 << 30});
   const StreamId s = r.gpu.add_stream({"s", 0, CuMask::per_xcd(2, 4, 1, true)});
   TimePs done = -1;
-  r.gpu.launch(s, KernelDesc{"k", 4, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(1e-3),
+  r.gpu.launch(s, KernelDesc{"k", 4, 1, 0, {0, KernelKind::gemm}}, std::make_shared<FixedTimeModel>(1e-3),
                [&](TimePs t) { done = t; });
   r.sim.run();
   EXPECT_EQ(done, s_to_ps(2e-3));
@@ -85,10 +85,11 @@ TimePs later_kernel_finish(int cus, int a_wgs, int b_wgs, double share, int coho
   const StreamId sa = r.gpu.add_stream({"a", 0, {}});
   const StreamId sb = r.gpu.add_stream({"b", 0, {}});
   TimePs b_done = -1;
-  r.gpu.launch(sa, KernelDesc{"A", a_wgs, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(1e-3), nullptr);
+  r.gpu.launch(sa, KernelDesc{"A", a_wgs, 1, 0, {0, KernelKind::gemm}},
+               std::make_shared<FixedTimeModel>(1e-3), nullptr);
   r.sim.after(1, [&] {
-    r.gpu.launch(sb, KernelDesc{"B", b_wgs, 1, 0, "collective"}, std::make_shared<FixedTimeModel>(1e-3),
-                 [&](TimePs t) { b_done = t; });
+    r.gpu.launch(sb, KernelDesc{"B", b_wgs, 1, 0, {1, KernelKind::cu_collective}},
+                 std::make_shared<FixedTimeModel>(1e-3), [&](TimePs t) { b_done = t; });
   });
   r.sim.run();
   return b_done;
@@ -132,8 +133,10 @@ TEST(GpuDispatcher, ShareNeverSplitsACohortWhenMasksDoNotOverlap) {
     const StreamId sb = r.gpu.add_stream({"b", 0, a_mask.complement()});
     auto a = std::make_shared<FixedTimeModel>(1e-3);
     auto b = std::make_shared<FixedTimeModel>(1e-3);
-    r.gpu.launch(sa, KernelDesc{"A", 9, 1, 0, "gemm"}, a, nullptr);
-    r.sim.after(1, [&] { r.gpu.launch(sb, KernelDesc{"B", 3, 1, 0, "collective"}, b, nullptr); });
+    r.gpu.launch(sa, KernelDesc{"A", 9, 1, 0, {0, KernelKind::gemm}}, a, nullptr);
+    r.sim.after(1, [&] {
+      r.gpu.launch(sb, KernelDesc{"B", 3, 1, 0, {1, KernelKind::cu_collective}}, b, nullptr);
+    });
     r.sim.run();
     return std::make_pair(a->contexts.size(), b->contexts.size());
   };
@@ -154,10 +157,11 @@ TEST(GpuDispatcher, HigherPriorityTakesFreedSlotsFirst) {
   const StreamId sa = r.gpu.add_stream({"a", 0, {}});
   const StreamId sb = r.gpu.add_stream({"b", 1, {}});
   TimePs b_done = -1;
-  r.gpu.launch(sa, KernelDesc{"A", 4, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(1e-3), nullptr);
+  r.gpu.launch(sa, KernelDesc{"A", 4, 1, 0, {0, KernelKind::gemm}}, std::make_shared<FixedTimeModel>(1e-3),
+               nullptr);
   r.sim.after(1, [&] {
-    r.gpu.launch(sb, KernelDesc{"B", 1, 1, 0, "collective"}, std::make_shared<FixedTimeModel>(1e-3),
-                 [&](TimePs t) { b_done = t; });
+    r.gpu.launch(sb, KernelDesc{"B", 1, 1, 0, {1, KernelKind::cu_collective}},
+                 std::make_shared<FixedTimeModel>(1e-3), [&](TimePs t) { b_done = t; });
   });
   r.sim.run();
   EXPECT_EQ(b_done, s_to_ps(2e-3));
@@ -168,9 +172,9 @@ TEST(GpuDispatcher, KernelsOnOneStreamRunInOrderAfterLaunchLatency) {
   const StreamId s = r.gpu.add_stream({"s", 0, {}});
   TimePs first = -1, second = -1;
   const TimePs lat = us_to_ps(5);
-  r.gpu.launch(s, KernelDesc{"k1", 1, 1, lat, "x"}, std::make_shared<FixedTimeModel>(1e-3),
+  r.gpu.launch(s, KernelDesc{"k1", 1, 1, lat, {}}, std::make_shared<FixedTimeModel>(1e-3),
                [&](TimePs t) { first = t; });
-  r.gpu.launch(s, KernelDesc{"k2", 1, 1, lat, "x"}, std::make_shared<FixedTimeModel>(1e-3),
+  r.gpu.launch(s, KernelDesc{"k2", 1, 1, lat, {}}, std::make_shared<FixedTimeModel>(1e-3),
                [&](TimePs t) { second = t; });
   r.sim.run();
   EXPECT_EQ(first, lat + s_to_ps(1e-3));
@@ -183,7 +187,7 @@ TEST(GpuDispatcher, PerWorkgroupModeMatchesCohorts) {
     Rig r(GpuConfig{0, 2, 3, 1, cohort});
     const StreamId s = r.gpu.add_stream({"s", 0, {}});
     TimePs done = -1;
-    r.gpu.launch(s, KernelDesc{"k", 13, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(2e-3),
+    r.gpu.launch(s, KernelDesc{"k", 13, 1, 0, {0, KernelKind::gemm}}, std::make_shared<FixedTimeModel>(2e-3),
                  [&](TimePs t) { done = t; });
     r.sim.run();
     EXPECT_EQ(done, s_to_ps(6e-3)) << "cohort size " << cohort;  // 13 over 6 CUs: 3 waves
@@ -200,11 +204,11 @@ TEST(GpuDispatcher, HoldsCusKeepsFreedCusFromHigherPriority) {
     const StreamId sa = r.gpu.add_stream({"a", 0, {}});
     const StreamId sb = r.gpu.add_stream({"b", 1, {}});
     TimePs a_done = -1, b_done = -1;
-    r.gpu.launch(sa, KernelDesc{"A", 12, 1, 0, "gemm", holds}, std::make_shared<FixedTimeModel>(1e-3),
-                 [&](TimePs t) { a_done = t; });
+    r.gpu.launch(sa, KernelDesc{"A", 12, 1, 0, {0, KernelKind::gemm}, holds},
+                 std::make_shared<FixedTimeModel>(1e-3), [&](TimePs t) { a_done = t; });
     r.sim.after(s_to_ps(0.5e-3), [&] {
-      r.gpu.launch(sb, KernelDesc{"B", 4, 1, 0, "collective"}, std::make_shared<FixedTimeModel>(1e-3),
-                   [&](TimePs t) { b_done = t; });
+      r.gpu.launch(sb, KernelDesc{"B", 4, 1, 0, {1, KernelKind::cu_collective}},
+                   std::make_shared<FixedTimeModel>(1e-3), [&](TimePs t) { b_done = t; });
     });
     r.sim.run();
     EXPECT_EQ(a_done, s_to_ps(holds ? 3e-3 : 4e-3)) << "holds_cus " << holds;
@@ -224,14 +228,14 @@ TEST(GpuDispatcher, HoldsCusLateWorkgroupsTakeWhatIsLeft) {
     const StreamId sb = r.gpu.add_stream({"b", 0, {}});
     const StreamId sa = r.gpu.add_stream({"a", 0, {}});
     TimePs a_done = -1;
-    r.gpu.launch(sb, KernelDesc{"B", 2, 1, 0, "collective"}, std::make_shared<FixedTimeModel>(1.5e-3),
-                 nullptr);
+    r.gpu.launch(sb, KernelDesc{"B", 2, 1, 0, {1, KernelKind::cu_collective}},
+                 std::make_shared<FixedTimeModel>(1.5e-3), nullptr);
     if (dynamic) {
-      r.gpu.launch(sa, KernelDesc{"A", 8, 1, 0, "gemm", true}, std::make_shared<FixedTimeModel>(1e-3),
-                   [&](TimePs t) { a_done = t; });
+      r.gpu.launch(sa, KernelDesc{"A", 8, 1, 0, {0, KernelKind::gemm}, true},
+                   std::make_shared<FixedTimeModel>(1e-3), [&](TimePs t) { a_done = t; });
     } else {
-      r.gpu.launch(sa, KernelDesc{"A", 4, 1, 0, "gemm"}, std::make_shared<FixedTimeModel>(2e-3),
-                   [&](TimePs t) { a_done = t; });
+      r.gpu.launch(sa, KernelDesc{"A", 4, 1, 0, {0, KernelKind::gemm}},
+                   std::make_shared<FixedTimeModel>(2e-3), [&](TimePs t) { a_done = t; });
     }
     r.sim.run();
     EXPECT_EQ(a_done, s_to_ps(dynamic ? 3e-3 : 3.5e-3)) << "dynamic tiles " << dynamic;

@@ -12,7 +12,7 @@ TEST(FluidSolver, SingleFlowTakesWholeResource) {
   // One flow, 1 byte per unit, on a 100 B/s link: rate 100 units/s, 50 units finish at 0.5 s.
   FluidSolver s;
   const ResourceId link = s.add_resource("link", 100.0);
-  const FlowId f = s.add_flow(FlowSpec{50.0, {{link, 1.0}}, kUnbounded, 1.0, "f"}, 0);
+  const FlowId f = s.add_flow(FlowSpec{50.0, {{link, 1.0}}, kUnbounded, 1.0, "f", {}}, 0);
   auto next = s.next_completion(0);
   ASSERT_TRUE(next.has_value());
   EXPECT_DOUBLE_EQ(s.rate(f), 100.0);
@@ -24,9 +24,9 @@ TEST(FluidSolver, EqualSharingAndBoundRedistribution) {
   // leaves goes to b and c: 10, 40, 40.
   FluidSolver s;
   const ResourceId r = s.add_resource("r", 90.0);
-  const FlowId a = s.add_flow(FlowSpec{1.0, {{r, 1.0}}, 10.0, 1.0, "a"}, 0);
-  const FlowId b = s.add_flow(FlowSpec{1.0, {{r, 1.0}}, kUnbounded, 1.0, "b"}, 0);
-  const FlowId c = s.add_flow(FlowSpec{1.0, {{r, 1.0}}, kUnbounded, 1.0, "c"}, 0);
+  const FlowId a = s.add_flow(FlowSpec{1.0, {{r, 1.0}}, 10.0, 1.0, "a", {}}, 0);
+  const FlowId b = s.add_flow(FlowSpec{1.0, {{r, 1.0}}, kUnbounded, 1.0, "b", {}}, 0);
+  const FlowId c = s.add_flow(FlowSpec{1.0, {{r, 1.0}}, kUnbounded, 1.0, "c", {}}, 0);
   s.solve(0);
   EXPECT_NEAR(s.rate(a), 10.0, 1e-9);
   EXPECT_NEAR(s.rate(b), 40.0, 1e-9);
@@ -37,8 +37,8 @@ TEST(FluidSolver, WeightsSplitProportionally) {
   // Weights 1 and 3 on 100 B/s: 25 and 75.
   FluidSolver s;
   const ResourceId r = s.add_resource("r", 100.0);
-  const FlowId a = s.add_flow(FlowSpec{1.0, {{r, 1.0}}, kUnbounded, 1.0, "a"}, 0);
-  const FlowId b = s.add_flow(FlowSpec{1.0, {{r, 1.0}}, kUnbounded, 3.0, "b"}, 0);
+  const FlowId a = s.add_flow(FlowSpec{1.0, {{r, 1.0}}, kUnbounded, 1.0, "a", {}}, 0);
+  const FlowId b = s.add_flow(FlowSpec{1.0, {{r, 1.0}}, kUnbounded, 3.0, "b", {}}, 0);
   s.solve(0);
   EXPECT_NEAR(s.rate(a), 25.0, 1e-9);
   EXPECT_NEAR(s.rate(b), 75.0, 1e-9);
@@ -50,8 +50,8 @@ TEST(FluidSolver, MultiResourceBottleneck) {
   FluidSolver s;
   const ResourceId l1 = s.add_resource("l1", 10.0);
   const ResourceId l2 = s.add_resource("l2", 100.0);
-  const FlowId x = s.add_flow(FlowSpec{1.0, {{l1, 1.0}, {l2, 1.0}}, kUnbounded, 1.0, "x"}, 0);
-  const FlowId y = s.add_flow(FlowSpec{1.0, {{l2, 1.0}}, kUnbounded, 1.0, "y"}, 0);
+  const FlowId x = s.add_flow(FlowSpec{1.0, {{l1, 1.0}, {l2, 1.0}}, kUnbounded, 1.0, "x", {}}, 0);
+  const FlowId y = s.add_flow(FlowSpec{1.0, {{l2, 1.0}}, kUnbounded, 1.0, "y", {}}, 0);
   s.solve(0);
   EXPECT_NEAR(s.rate(x), 10.0, 1e-9);
   EXPECT_NEAR(s.rate(y), 90.0, 1e-9);
@@ -61,8 +61,8 @@ TEST(FluidSolver, DemandCoefficientsScaleConsumption) {
   // x needs 2 bytes of HBM per unit, y 1 byte; HBM 90 B/s. Equal rates r: 2r + r = 90, r = 30.
   FluidSolver s;
   const ResourceId hbm = s.add_resource("hbm", 90.0);
-  const FlowId x = s.add_flow(FlowSpec{1.0, {{hbm, 2.0}}, kUnbounded, 1.0, "x"}, 0);
-  const FlowId y = s.add_flow(FlowSpec{1.0, {{hbm, 1.0}}, kUnbounded, 1.0, "y"}, 0);
+  const FlowId x = s.add_flow(FlowSpec{1.0, {{hbm, 2.0}}, kUnbounded, 1.0, "x", {}}, 0);
+  const FlowId y = s.add_flow(FlowSpec{1.0, {{hbm, 1.0}}, kUnbounded, 1.0, "y", {}}, 0);
   s.solve(0);
   EXPECT_NEAR(s.rate(x), 30.0, 1e-9);
   EXPECT_NEAR(s.rate(y), 30.0, 1e-9);
@@ -74,8 +74,8 @@ TEST(FluidSolver, RemovalFreesCapacityAndLazyRemainsAreExact) {
   // now runs at 100/s: it finishes at t = 1.5 s.
   FluidSolver s;
   const ResourceId r = s.add_resource("r", 100.0);
-  const FlowId a = s.add_flow(FlowSpec{100.0, {{r, 1.0}}, kUnbounded, 1.0, "a"}, 0);
-  const FlowId b = s.add_flow(FlowSpec{100.0, {{r, 1.0}}, kUnbounded, 1.0, "b"}, 0);
+  const FlowId a = s.add_flow(FlowSpec{100.0, {{r, 1.0}}, kUnbounded, 1.0, "a", {}}, 0);
+  const FlowId b = s.add_flow(FlowSpec{100.0, {{r, 1.0}}, kUnbounded, 1.0, "b", {}}, 0);
   s.solve(0);
   s.remove_flow(b, s_to_ps(1.0));
   auto next = s.next_completion(s_to_ps(1.0));
@@ -90,10 +90,10 @@ TEST(FluidSolver, IndependentComponentsAreNotResolved) {
   FluidSolver s;
   const ResourceId r1 = s.add_resource("r1", 10.0);
   const ResourceId r2 = s.add_resource("r2", 10.0);
-  s.add_flow(FlowSpec{1.0, {{r1, 1.0}}, kUnbounded, 1.0, "a"}, 0);
+  s.add_flow(FlowSpec{1.0, {{r1, 1.0}}, kUnbounded, 1.0, "a", {}}, 0);
   s.solve(0);
   const auto before = s.solves();
-  s.add_flow(FlowSpec{1.0, {{r2, 1.0}}, kUnbounded, 1.0, "b"}, 0);
+  s.add_flow(FlowSpec{1.0, {{r2, 1.0}}, kUnbounded, 1.0, "b", {}}, 0);
   s.solve(0);
   EXPECT_EQ(s.solves(), before + 1);
 }
@@ -103,7 +103,7 @@ TEST(FluidSolver, UpdateFlowChangesRateAndKeepsProgress) {
   // so the rate halves to 5/s: finishes 16 s later, at 18 s.
   FluidSolver s;
   const ResourceId r = s.add_resource("r", 10.0);
-  const FlowId f = s.add_flow(FlowSpec{100.0, {{r, 1.0}}, kUnbounded, 1.0, "f"}, 0);
+  const FlowId f = s.add_flow(FlowSpec{100.0, {{r, 1.0}}, kUnbounded, 1.0, "f", {}}, 0);
   s.solve(0);
   s.update_flow(f, {{r, 2.0}}, kUnbounded, s_to_ps(2.0));
   auto next = s.next_completion(s_to_ps(2.0));
@@ -114,15 +114,15 @@ TEST(FluidSolver, UpdateFlowChangesRateAndKeepsProgress) {
 TEST(FluidSolver, RejectsInvalidFlows) {
   FluidSolver s;
   const ResourceId r = s.add_resource("r", 10.0);
-  EXPECT_THROW(s.add_flow(FlowSpec{0.0, {{r, 1.0}}, kUnbounded, 1.0, "zero"}, 0), ModelError);
-  EXPECT_THROW(s.add_flow(FlowSpec{1.0, {}, kUnbounded, 1.0, "unbounded"}, 0), ModelError);
-  EXPECT_THROW(s.add_flow(FlowSpec{1.0, {{7, 1.0}}, kUnbounded, 1.0, "bad resource"}, 0), ModelError);
+  EXPECT_THROW(s.add_flow(FlowSpec{0.0, {{r, 1.0}}, kUnbounded, 1.0, "zero", {}}, 0), ModelError);
+  EXPECT_THROW(s.add_flow(FlowSpec{1.0, {}, kUnbounded, 1.0, "unbounded", {}}, 0), ModelError);
+  EXPECT_THROW(s.add_flow(FlowSpec{1.0, {{7, 1.0}}, kUnbounded, 1.0, "bad resource", {}}, 0), ModelError);
 }
 
 TEST(FluidSolver, BoundOnlyFlowRunsAtBound) {
   // Compute-only work: 5 units at 2/s finish at 2.5 s.
   FluidSolver s;
-  s.add_flow(FlowSpec{5.0, {}, 2.0, 1.0, "compute"}, 0);
+  s.add_flow(FlowSpec{5.0, {}, 2.0, 1.0, "compute", {}}, 0);
   auto next = s.next_completion(0);
   ASSERT_TRUE(next.has_value());
   EXPECT_EQ(next->first, s_to_ps(2.5));

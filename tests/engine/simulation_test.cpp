@@ -34,7 +34,7 @@ TEST(Simulation, FlowsChangedWhileSettlingCompleteAtTheirNewRate) {
   SlowDownOnce observer(&flow);
   sim.add_observer(&observer);
   TimePs done = -1;
-  flow = sim.start_flow(FlowSpec{1.0, {}, 1.0, kProportional, "f"}, [&](TimePs t) { done = t; });
+  flow = sim.start_flow(FlowSpec{1.0, {}, 1.0, kProportional, "f", {}}, [&](TimePs t) { done = t; });
   sim.run();
   EXPECT_EQ(done, s_to_ps(2.0));
   ASSERT_FALSE(observer.steps.empty());

@@ -29,7 +29,7 @@ TEST(PaperCatalog, TableIShapesAsPrinted) {
     EXPECT_EQ(g.tag, rows[i].tag);
     EXPECT_EQ(g.shape_string(), rows[i].shape) << g.tag;
     EXPECT_EQ(g.source, rows[i].source) << g.tag;
-    EXPECT_EQ(g.dtype, hw::Dtype::bf16);
+    EXPECT_EQ(g.dtype, Dtype::bf16);
     EXPECT_EQ(find_paper_gemm(rows[i].tag)->shape_string(), rows[i].shape);
   }
   EXPECT_FALSE(find_paper_gemm("cb6"));

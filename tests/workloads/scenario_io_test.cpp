@@ -79,7 +79,7 @@ TEST(ScenarioIo, SingleScenarioDocumentAndPlainByteCounts) {
       "name: one\ngemm: {m: 128, n: 256, k: 64, dtype: fp8}\n"
       "collective: {op: all_reduce, bytes: 4096, impl: dma}\n");
   ASSERT_EQ(s.size(), 1u);
-  EXPECT_EQ(s[0].gemm.dtype, hw::Dtype::fp8);
+  EXPECT_EQ(s[0].gemm.dtype, Dtype::fp8);
   EXPECT_EQ(s[0].collective.bytes, 4096);
   EXPECT_EQ(s[0].collective.impl, CollectiveImpl::dma);
 }
@@ -128,7 +128,7 @@ TEST(ScenarioIo, RoundTripsThroughYaml) {
   odd.name = "yes";
   odd.tag = "null";
   odd.source = "a: b # c";
-  odd.gemm = {"", 1, 2, 3, hw::Dtype::fp32, ""};
+  odd.gemm = {"", 1, 2, 3, Dtype::fp32, ""};
   odd.collective.bytes = 1024 + 4;
   odd.collective.op = CollectiveOp::reduce_scatter;
   odd.collective.impl = CollectiveImpl::vendor_zero_cta;

@@ -266,11 +266,17 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
       throw ModelError(fmt::format("program '{}': kernel '{}' never finished (deadlock in dispatch?)", p.name,
                                    p.kernels[i].name));
     }
-    TimePs start = l.ready;
+    // A CU kernel is handed to the dispatcher behind its stream predecessor; it is ready when
+    // that one has ended.
+    TimePs ready = l.ready;
+    const auto& queue = on_stream[static_cast<size_t>(p.stream_index(p.kernels[i].stream))];
+    const auto pos = std::find(queue.begin(), queue.end(), static_cast<int>(i));
+    if (pos != queue.begin()) ready = std::max(ready, live[static_cast<size_t>(*(pos - 1))].end);
+    TimePs start = ready;
     if (l.id >= 0) start = gpu.stats(l.id).first_dispatch;
     if (l.dma && !l.dma->transfers().empty()) start = l.dma->transfers().front().start;
     KernelRun r{p.kernels[i].name, p.kernels[i].kind, p.kernels[i].stream, ps_to_us(l.launch),
-                ps_to_us(l.ready), ps_to_us(start),   ps_to_us(l.end)};
+                ps_to_us(ready),   ps_to_us(start),   ps_to_us(l.end)};
     out.kernels.push_back(r);
     last = std::max(last, l.end);
   }

@@ -201,7 +201,10 @@ void check_program_fits(const Program& p, int node_gpus, int node_cus) {
     }
   }
   for (const auto& k : p.kernels) {
-    if (k.kind == KernelKind::collective && k.collective.bytes % gpus != 0) {
+    // `bytes` is the per-GPU output: the gathered (or exchanged, or reduced) whole for every op
+    // but reduce-scatter, whose output is already one shard.
+    const bool sharded_output = k.collective.op == CollectiveOp::reduce_scatter;
+    if (k.kind == KernelKind::collective && !sharded_output && k.collective.bytes % gpus != 0) {
       throw InputError(k.location, key_of(p, k, "collective.bytes"),
                        fmt::format("{} bytes do not split into {} equal shards", k.collective.bytes, gpus));
     }

@@ -101,7 +101,10 @@ wl::Program ficco_chunk(const wl::Program& program, int chunks, bool dma, const 
                          fmt::format("policy '{}': GEMM '{}' has M = {} rows, fewer than {} chunks", policy,
                                      k.name, k.gemm.m, chunks));
       }
-      if (k.kind == wl::KernelKind::collective && k.collective.bytes % (std::int64_t{chunks} * gpus) != 0) {
+      // Chunks of whole shards; a reduce-scatter's bytes are already one shard (its output).
+      const std::int64_t unit =
+          std::int64_t{chunks} * (k.collective.op == wl::CollectiveOp::reduce_scatter ? 1 : gpus);
+      if (k.kind == wl::KernelKind::collective && k.collective.bytes % unit != 0) {
         throw InputError(
             k.location, "policies",
             fmt::format("policy '{}': collective '{}' of {} bytes does not split into {} chunks of "

@@ -220,10 +220,12 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     }
   };
 
+  // Kernels that become ready at the same instant (several waits met by one kernel's end) reach
+  // the dispatcher in host launch order: the order the host enqueued them.
   release_ready = [&] {
-    bool progress = true;
-    while (progress) {
-      progress = false;
+    for (;;) {
+      int pick = -1;
+      size_t pick_stream = 0;
       for (size_t s = 0; s < on_stream.size(); ++s) {
         if (next_on_stream[s] >= on_stream[s].size()) continue;
         const int i = on_stream[s][next_on_stream[s]];
@@ -237,10 +239,14 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
           const bool both_cu = on_dispatcher(k) && on_dispatcher(p.kernels[static_cast<size_t>(prev)]);
           if (!both_cu && !live[static_cast<size_t>(prev)].ended) continue;
         }
-        ++next_on_stream[s];
-        release(i);
-        progress = true;
+        if (pick < 0 || i < pick) {
+          pick = i;
+          pick_stream = s;
+        }
       }
+      if (pick < 0) return;
+      ++next_on_stream[pick_stream];
+      release(pick);
     }
   };
 

@@ -29,7 +29,7 @@ void reject_duplicate_keys(const YAML::Node& node, const std::string& file, cons
     std::set<std::string> seen;
     for (const auto& kv : node) {
       const std::string key = kv.first.Scalar();
-      const std::string here = path.empty() ? key : path + "." + key;
+      const std::string here = path.empty() ? key : fmt::format("{}.{}", path, key);
       if (!seen.insert(key).second) throw InputError(location_of(kv.first, file), here, "duplicate key");
       reject_duplicate_keys(kv.second, file, here);
     }

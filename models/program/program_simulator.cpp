@@ -281,8 +281,9 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     TimePs start = ready;
     if (l.id >= 0) start = gpu.stats(l.id).first_dispatch;
     if (l.dma && !l.dma->transfers().empty()) start = l.dma->transfers().front().start;
-    KernelRun r{p.kernels[i].name, p.kernels[i].kind, p.kernels[i].stream, ps_to_us(l.launch),
-                ps_to_us(ready),   ps_to_us(start),   ps_to_us(l.end)};
+    KernelRun r{p.kernels[i].name,  p.kernels[i].kind, p.kernels[i].stream,
+                ps_to_us(l.launch), ps_to_us(ready),   ps_to_us(start),
+                ps_to_us(l.end),    l.launch,          l.end};
     out.kernels.push_back(r);
     last = std::max(last, l.end);
   }

@@ -40,6 +40,8 @@ struct KernelRun {
   double ready_us = 0;   // launched, dependencies met, stream predecessor ended
   double start_us = 0;   // first workgroup on a CU, or first DMA transfer
   double end_us = 0;
+  TimePs launch_ps = 0;  // the same two instants in exact engine time
+  TimePs end_ps = 0;
   [[nodiscard]] double duration_us() const { return end_us - ready_us; }
 };
 

@@ -3,9 +3,9 @@
 // characteristics; it reports 81% accuracy against its sweep): pick, among `base` and the
 // chunked schedules ficco:{2,4,8} and ficco_dma:{2,4,8}, the one whose critical path with every
 // kernel (every chunk) at its isolated time is shortest, except that CU collective chunks are
-// assumed not to overlap the GEMM chunks beside them (the GEMM claims the CUs first). It sees what chunking costs a kernel alone
-// (wave quantization of a smaller GEMM, a chunk collective's startup and launch costs, DMA's
-// launch-bound small transfers) and the pipeline's shape, but not interference between co-running
+// assumed not to overlap the GEMM chunks beside them (the GEMM claims the CUs first). It sees what chunking
+// costs a kernel alone (wave quantization of a smaller GEMM, a chunk collective's startup and launch costs,
+// DMA's launch-bound small transfers) and the pipeline's shape, but not interference between co-running
 // chunks; `score_ficco_heuristic` measures how often that is enough, against the full simulation
 // of every candidate.
 #include <string>

@@ -14,6 +14,7 @@
 #include "models/interference_state.h"
 #include "models/memory_load_observer.h"
 #include "models/node_resources.h"
+#include "models/program/plan_transform.h"
 #include "sim/base/errors.h"
 #include "sim/engine/gpu_dispatcher.h"
 
@@ -79,7 +80,10 @@ struct C3Simulator::Outcome {
 };
 
 C3Simulator::C3Simulator(hw::NodeSpec spec, SimOptions options)
-    : spec_(std::move(spec)), options_(options), cache_model_(spec_) {}
+    : spec_(std::move(spec)),
+      options_(options),
+      cache_model_(spec_),
+      programs_(spec_, options_.max_cohort_size) {}
 
 int C3Simulator::gpus_of(const wl::Scenario& scenario) const {
   return scenario.gpus.value_or(spec_.interconnect.gpus);
@@ -357,6 +361,16 @@ C3Result C3Simulator::simulate_plan(const wl::Scenario& scenario, const std::str
   r.iso_gemm_us = iso_gemm(scenario.gemm).time_us;
   r.iso_coll_us = iso_coll(base_coll, gpus).time_us;
 
+  if (!attribution && trace == nullptr) {
+    const wl::Program program = apply_launch_plan(wl::program_from_scenario(scenario), plan);
+    const ProgramRun run = programs_.simulate(program);
+    const KernelRun& g = run.kernels[static_cast<size_t>(program.kernel_index("gemm"))];
+    const KernelRun& c = run.kernels[static_cast<size_t>(program.kernel_index("coll"))];
+    r.total_us = run.step_us;
+    r.gemm_us = us(g.end_ps - g.launch_ps);
+    r.coll_us = us(c.end_ps - c.launch_ps);
+    return r;
+  }
   Setup s;
   s.gemm = scenario.gemm;
   s.gemm_cus = plan.gemm_cus;

@@ -19,6 +19,7 @@
 #include "hardware/node_spec.h"
 #include "models/cache_model.h"
 #include "models/policy.h"
+#include "models/program/program_simulator.h"
 #include "sim/engine/trace_recorder.h"
 #include "workloads/scenario.h"
 
@@ -120,6 +121,10 @@ private:
   hw::NodeSpec spec_;
   SimOptions options_;
   CacheModel cache_model_;  // shared by every run, so its memo of panel sharing is too
+  // Timing-only runs go through the program simulator as the pair's two-kernel program (the same
+  // times to the bit: tests/models/program_sim_test.cpp); attribution and traced runs still use
+  // simulate(), whose counterfactual outputs the program simulator does not expose yet.
+  ProgramSimulator programs_;
   std::map<std::string, IsoGemmResult> gemm_cache_;
   std::map<std::string, IsoCollResult> coll_cache_;
   std::map<std::string, C3Result> c3_cache_;

@@ -12,13 +12,15 @@ CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& sp
       stall_fraction_(spec.model.collective.memory_stall_fraction),
       link_stall_fraction_(spec.model.collective.link_stall_fraction),
       wg_rate_(spec.model.collective.workgroup_copy_bw / plan_.copy_passes),
-      // The kernel reaches the GPU like any other launch; the library's fixed cost per collective
-      // (model.collective.launch_latency: peer handshakes, flag setup) is spent on the GPU, holding
-      // its CUs, before any byte moves. Charging it before arrival instead would let a GEMM
-      // launched after a collective reach the CUs first, which the ordered measurements contradict
-      // (collective-first beats GEMM-first on H200: h200x2_ordered_table1.jsonl, sp/base 0.85).
-      startup_(s_to_ps(plan_.step_latency * plan_.steps + spec.model.collective.launch_latency)),
-      launch_latency_(s_to_ps(spec.model.dispatch.kernel_launch_latency)),
+      // The kernel reaches the GPU like any other launch (model.dispatch.kernel_launch_latency);
+      // the rest of the library's fixed cost per collective (model.collective.launch_latency, from
+      // the call to the first byte: peer handshakes, flag setup) is spent on the GPU, holding its
+      // CUs. Charging all of it before arrival would let a GEMM launched after a collective reach
+      // the CUs first, which the ordered measurements contradict (collective-first beats
+      // GEMM-first on H200: h200x2_ordered_table1.jsonl, sp/base 0.85). Isolated times are the same.
+      startup_(s_to_ps(plan_.step_latency * plan_.steps +
+                       std::max(0.0, spec.model.collective.launch_latency - spec.model.dispatch.kernel_launch_latency))),
+      launch_latency_(s_to_ps(std::min(spec.model.collective.launch_latency, spec.model.dispatch.kernel_launch_latency))),
       link_efficiency_(plan_.link_efficiency) {}
 
 engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& ctx) {

@@ -172,7 +172,82 @@ IsoCopyRecord read_iso_copy(StrictJsonObject& o) {
   return r;
 }
 
+ProgramKernelRecord read_program_kernel(const json& j, const SourceLocation& where) {
+  StrictJsonObject o(j, where);
+  ProgramKernelRecord k;
+  k.name = o.string("name");
+  k.kind = o.string("kind");
+  if (k.kind != "gemm" && k.kind != "collective" && k.kind != "memory" && k.kind != "dma_copy") {
+    o.fail("kind", fmt::format("unknown kernel kind '{}' (gemm, collective, memory, dma_copy)", k.kind));
+  }
+  k.stream = o.string("stream");
+  k.launch_us = o.number("launch_us", 0);
+  k.ready_us = o.number("ready_us", 0);
+  k.start_us = o.number("start_us", 0);
+  k.end_us = o.number("end_us", 0);
+  k.iso_us = o.optional_number("iso_us", 0);
+  o.finish();
+  return k;
+}
+
+// The kernel list is an array of objects, each read as strictly as a record; the rest of the
+// record is read from a copy without it (StrictJsonObject reads scalars and objects).
+ProgramRecord read_program(const json& j, const SourceLocation& where) {
+  json rest = j;
+  const json kernels = rest.contains("kernels") ? rest.at("kernels") : json();
+  rest.erase("kernels");
+  StrictJsonObject o(rest, where);
+  (void)o.string("schema");  // checked by the caller
+  (void)o.integer("version", std::numeric_limits<std::int64_t>::min(), kMaxI64);
+  (void)o.string("kind");
+  if (!kernels.is_array()) o.fail("kernels", "expected an array of kernel objects");
+  ProgramRecord r;
+  for (const json& k : kernels) r.kernels.push_back(read_program_kernel(k, where));
+  r.program = o.string("program");
+  r.policy = o.string("policy");
+  r.gpus = positive_int(o, "gpus");
+  r.step_us = o.number("step_us", 0);
+  r.serial_us = o.optional_number("serial_us", 0);
+  r.ideal_us = o.optional_number("ideal_us", 0);
+  // Negative when the program runs slower than serial: no lower bound.
+  r.overlap_percent = o.optional_number("overlap_percent", -std::numeric_limits<double>::infinity());
+  r.spread_us = o.optional_number("spread_us", 0);
+  r.trials = positive_int(o, "trials");
+  r.extra = o.optional_object("extra");
+  o.finish();
+  return r;
+}
+
 }  // namespace
+
+json to_json(const ProgramRecord& r) {
+  json j = header("program");
+  j["program"] = r.program;
+  j["policy"] = r.policy;
+  j["gpus"] = r.gpus;
+  put(j, "step_us", r.step_us);
+  put_opt(j, "serial_us", r.serial_us);
+  put_opt(j, "ideal_us", r.ideal_us);
+  put_opt(j, "overlap_percent", r.overlap_percent);
+  json ks = json::array();
+  for (const auto& k : r.kernels) {
+    json e;
+    e["name"] = k.name;
+    e["kind"] = k.kind;
+    e["stream"] = k.stream;
+    put(e, "launch_us", k.launch_us);
+    put(e, "ready_us", k.ready_us);
+    put(e, "start_us", k.start_us);
+    put(e, "end_us", k.end_us);
+    put_opt(e, "iso_us", k.iso_us);
+    ks.push_back(std::move(e));
+  }
+  j["kernels"] = std::move(ks);
+  put_opt(j, "spread_us", r.spread_us);
+  j["trials"] = r.trials;
+  put_nonempty(j, "extra", r.extra);
+  return j;
+}
 
 json to_json(const EnvRecord& r) {
   json j = header("env");
@@ -263,6 +338,7 @@ const char* kind_of(const Record& r) {
     const char* operator()(const IsoCollRecord&) const { return "iso_coll"; }
     const char* operator()(const C3Record&) const { return "c3"; }
     const char* operator()(const IsoCopyRecord&) const { return "iso_copy"; }
+    const char* operator()(const ProgramRecord&) const { return "program"; }
   };
   return std::visit(Kind{}, r);
 }
@@ -289,8 +365,10 @@ Record record_from_json(const json& j, const SourceLocation& where) {
     r = read_c3(o);
   } else if (kind == "iso_copy") {
     r = read_iso_copy(o);
+  } else if (kind == "program") {
+    return read_program(j, where);  // reads (and finishes) its own copy
   } else {
-    o.fail("kind", fmt::format("unknown record kind '{}' (env, iso_gemm, iso_coll, c3, iso_copy)", kind));
+    o.fail("kind", fmt::format("unknown record kind '{}' (env, iso_gemm, iso_coll, c3, iso_copy, program)", kind));
   }
   o.finish();
   return r;

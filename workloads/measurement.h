@@ -96,13 +96,39 @@ struct C3Record {
   nlohmann::json extra = nlohmann::json::object();
 };
 
-using Record = std::variant<EnvRecord, IsoGemmRecord, IsoCollRecord, C3Record, IsoCopyRecord>;
+// One kernel of a program record: when the host launched it, when it could start (dependencies
+// and stream order met), its first workgroup (or DMA transfer), its end, and its isolated time.
+struct ProgramKernelRecord {
+  std::string name;
+  std::string kind;  // "gemm", "collective", "memory", "dma_copy"
+  std::string stream;
+  double launch_us = 0, ready_us = 0, start_us = 0, end_us = 0;
+  std::optional<double> iso_us;
+};
+
+// {"kind":"program"}: one program (workloads/program.h) under one policy (a transformation).
+struct ProgramRecord {
+  std::string program;
+  std::string policy;
+  int gpus = 0;
+  double step_us = 0;                     // first launch to last kernel end
+  std::optional<double> serial_us;        // every kernel of the untransformed program alone, in a row
+  std::optional<double> ideal_us;         // its critical path at isolated kernel times
+  std::optional<double> overlap_percent;  // (serial - step) / (serial - ideal)
+  std::vector<ProgramKernelRecord> kernels;
+  std::optional<double> spread_us;
+  int trials = 1;
+  nlohmann::json extra = nlohmann::json::object();  // e.g. "chosen" for *_best sweeps
+};
+
+using Record = std::variant<EnvRecord, IsoGemmRecord, IsoCollRecord, C3Record, IsoCopyRecord, ProgramRecord>;
 
 nlohmann::json to_json(const EnvRecord& r);
 nlohmann::json to_json(const IsoGemmRecord& r);
 nlohmann::json to_json(const IsoCollRecord& r);
 nlohmann::json to_json(const C3Record& r);
 nlohmann::json to_json(const IsoCopyRecord& r);
+nlohmann::json to_json(const ProgramRecord& r);
 nlohmann::json to_json(const Record& r);
 
 // Parses one JSON Lines record; throws InputError naming file, line and key on any problem
@@ -120,7 +146,7 @@ std::vector<Record> read_measurements_string(const std::string& text, const std:
 // Writes records as JSON Lines, one per line, deterministic key order (nlohmann sorts keys).
 std::string to_jsonl(const std::vector<Record>& records);
 
-// "env", "iso_gemm", "iso_coll", "c3" or "iso_copy".
+// "env", "iso_gemm", "iso_coll", "c3", "iso_copy" or "program".
 const char* kind_of(const Record& r);
 // Shortest text that reads back as exactly `v` ("0.1", "1e+300"), independent of locale.
 std::string format_double(double v);

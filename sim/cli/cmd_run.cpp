@@ -7,6 +7,7 @@
 #include "models/simulated_runner.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
+#include "sim/cli/program_run.h"
 #include "sim/cli/run_trace.h"
 #include "workloads/scenario_io.h"
 
@@ -78,8 +79,8 @@ std::string render_table(const std::vector<wl::Record>& records, bool csv) {
 
 void add_run_command(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
-  auto* cmd =
-      app.add_subcommand("run", "Simulate a scenario file: isolated kernels and C3 under each policy");
+  auto* cmd = app.add_subcommand(
+      "run", "Simulate a scenario file (isolated kernels and C3 under each policy) or a program file");
   cmd->add_option("scenario", a->scenario_file, "Scenario YAML file")->required();
   cmd->add_option("--hardware", a->hardware, "Hardware preset name or YAML file")->capture_default_str();
   cmd->add_option("--policy", a->policies,
@@ -94,6 +95,11 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--no-attribution", a->no_attribution,
                 "Skip the counterfactual runs that attribute slowdowns");
   cmd->callback([a] {
+    if (is_program_file(a->scenario_file)) {  // kernels on streams: sim/cli/cmd_program.cpp
+      run_program_file(ProgramRunArgs{a->scenario_file, a->hardware, a->policies, a->format, a->output,
+                                      a->trace, a->per_workgroup});
+      return;
+    }
     const Format f = parse_format(a->format, {Format::jsonl, Format::table, Format::csv});
     const hw::NodeSpec spec = hw::load_hardware(a->hardware);
     const std::vector<wl::Scenario> scenarios = wl::load_scenarios_file(a->scenario_file);

@@ -12,5 +12,6 @@ void add_validate_command(CLI::App& app);
 void add_import_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 void add_report_command(CLI::App& app);
+void add_generate_command(CLI::App& app);
 
 }  // namespace c3sim::cli

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   c3sim::cli::add_import_command(app);
   c3sim::cli::add_sweep_command(app);
   c3sim::cli::add_report_command(app);
+  c3sim::cli::add_generate_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -347,8 +347,12 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
                  kern.stats.first_dispatch, {kern.desc.owner.kind, /*waiting=*/true});
       }
     }
-    if (kern.done) kern.done(now);
-    start_head(kern.stream);
+    // The callback may launch kernels (a program releasing what waited on this one), which can
+    // grow kernels_ and move `kern`: read what is needed after it first.
+    const StreamId stream = kern.stream;
+    const std::function<void(TimePs)> done = kern.done;
+    if (done) done(now);
+    start_head(stream);
   } else if (kern.desc.holds_cus && kern.next_wg < kern.desc.workgroups && !dispatching_) {
     // The finished workgroups' CUs stay with their kernel: as many as just finished on this XCD.
     hold_limits_.assign(static_cast<size_t>(config_.xcds), 0);

@@ -1,0 +1,359 @@
+#include "models/program/program_simulator.h"
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "models/collective_plan.h"
+#include "models/cu_collective.h"
+#include "models/dma_collective.h"
+#include "models/gemm_kernel.h"
+#include "models/interference_state.h"
+#include "models/memory_load_observer.h"
+#include "models/node_resources.h"
+#include "models/program/dma_copy.h"
+#include "models/program/memory_kernel.h"
+#include "sim/base/errors.h"
+#include "sim/engine/gpu_dispatcher.h"
+#include "workloads/program_io.h"
+
+namespace c3sim::models {
+
+namespace {
+
+
+// A CU mask of `cus` CUs spread evenly over the XCDs, `skip` CUs in from the low or the high end
+// of each XCD: collectives and memory kernels' streams pack up from the low end, GEMM streams down
+// from the high end, so a partitioned pair gets disjoint masks (the pair simulator's layout).
+engine::CuMask spread_mask(const hw::NodeSpec& spec, int cus, bool from_low, const std::vector<int>& skip) {
+  const int X = spec.compute.xcds;
+  const int C = spec.compute.cus_per_xcd;
+  engine::CuMask m = engine::CuMask::none(X * C);
+  for (int x = 0; x < X; ++x) {
+    const int here = cus / X + (x < cus % X ? 1 : 0);
+    const int s = skip[static_cast<size_t>(x)];
+    for (int i = s; i < s + here && i < C; ++i) m.set(x * C + (from_low ? i : C - 1 - i), true);
+  }
+  return m;
+}
+
+bool on_dispatcher(const wl::ProgramKernel& k) {
+  return k.kind == wl::KernelKind::gemm || k.kind == wl::KernelKind::memory ||
+         (k.kind == wl::KernelKind::collective && k.collective.impl == wl::CollectiveImpl::cu);
+}
+
+}  // namespace
+
+ProgramSimulator::ProgramSimulator(hw::NodeSpec spec, int max_cohort_size)
+    : spec_(std::move(spec)), max_cohort_size_(max_cohort_size), cache_model_(spec_) {}
+
+std::vector<double> ProgramSimulator::launch_times_us(const wl::Program& p) const {
+  std::vector<double> out;
+  TimePs t = 0;
+  const TimePs default_gap =
+      p.launch_gap_us ? us_to_ps(*p.launch_gap_us) : s_to_ps(spec_.model.dispatch.c3_launch_gap);
+  for (size_t i = 0; i < p.kernels.size(); ++i) {
+    if (i > 0) t += p.kernels[i].gap_us ? us_to_ps(*p.kernels[i].gap_us) : default_gap;
+    out.push_back(ps_to_us(t));
+  }
+  return out;
+}
+
+ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& knobs) {
+  wl::validate_program(p);
+  const int gpus = p.gpus.value_or(spec_.interconnect.gpus);
+  const int X = spec_.compute.xcds;
+  const size_t n = p.kernels.size();
+
+  engine::Simulation sim;
+  sim.set_trace(knobs.trace);
+  NodeResources res(sim, spec_, knobs.private_memory);
+  InterferenceState state(X);
+  state.isolate_caches = knobs.isolate_caches;
+  state.isolate_queueing = knobs.isolate_queueing;
+  engine::GpuDispatcher gpu(sim, engine::GpuConfig{0, X, spec_.compute.cus_per_xcd, 1, max_cohort_size_,
+                                                   spec_.model.dispatch.later_kernel_share});
+
+  // Per kernel: what the run needs to remember.
+  struct Live {
+    engine::KernelId id = -1;            // dispatcher kernel
+    std::optional<CollectivePlan> plan;  // collectives
+    std::unique_ptr<DmaCollective> dma;  // DMA collectives
+    std::unique_ptr<DmaCopy> copy;       // DMA copies
+    bool polluting = false;              // CU collective: its LLC footprint is counted
+    bool released = false;
+    bool ended = false;
+    TimePs launch = 0, ready = -1, start = -1, end = -1;
+  };
+  std::vector<Live> live(n);
+
+  // Streams in declaration order; masks packed from each end per the header comment.
+  std::vector<engine::StreamId> stream_ids;
+  std::vector<bool> stream_has_gemm(p.streams.size(), false);
+  for (const auto& k : p.kernels) {
+    if (k.kind == wl::KernelKind::gemm) stream_has_gemm[static_cast<size_t>(p.stream_index(k.stream))] = true;
+  }
+  std::vector<int> low_used(static_cast<size_t>(X), 0), high_used(static_cast<size_t>(X), 0);
+  for (size_t s = 0; s < p.streams.size(); ++s) {
+    const wl::ProgramStream& ps = p.streams[s];
+    engine::StreamConfig sc{ps.name, ps.priority, {}};
+    if (ps.cus) {
+      const bool from_low = !stream_has_gemm[s];
+      std::vector<int>& used = from_low ? low_used : high_used;
+      sc.mask = spread_mask(spec_, *ps.cus, from_low, used);
+      for (int x = 0; x < X; ++x) used[static_cast<size_t>(x)] += *ps.cus / X + (x < *ps.cus % X ? 1 : 0);
+    }
+    stream_ids.push_back(gpu.add_stream(std::move(sc)));
+  }
+
+  bool has_gemm = false, has_other = false;
+  for (const auto& k : p.kernels) (k.kind == wl::KernelKind::gemm ? has_gemm : has_other) = true;
+
+  auto refresh_all = [&] {
+    gpu.refresh_all();
+    for (auto& l : live) {
+      if (l.dma) l.dma->refresh_queueing();
+    }
+  };
+  MemoryLoadObserver memory_load(res, state, refresh_all);
+  const bool queueing = spec_.model.gemm.memory_stall_fraction > 0 ||
+                        spec_.model.collective.memory_stall_fraction > 0 ||
+                        spec_.model.dma.memory_stall_fraction > 0;
+  if (has_gemm && has_other && queueing) sim.add_observer(&memory_load);
+
+  gpu.set_residency_listener([&](engine::GpuDispatcher& g) {
+    std::fill(state.gemm_tiles.begin(), state.gemm_tiles.end(), 0);
+    std::fill(state.comm_wgs.begin(), state.comm_wgs.end(), 0);
+    for (size_t i = 0; i < n; ++i) {
+      Live& l = live[i];
+      if (l.id < 0) continue;
+      const bool gemm = p.kernels[i].kind == wl::KernelKind::gemm;
+      int resident = 0;
+      for (int x = 0; x < X; ++x) {
+        const int r = g.resident(l.id, x);
+        resident += r;
+        (gemm ? state.gemm_tiles : state.comm_wgs)[static_cast<size_t>(x)] += r;
+      }
+      if (l.plan && !l.dma) {
+        const bool on = resident > 0;
+        if (on != l.polluting) {
+          state.llc_pollution_bytes += on ? l.plan->llc_footprint : -l.plan->llc_footprint;
+          l.polluting = on;
+        }
+      }
+    }
+    g.refresh_all();
+  });
+
+  // Stream order: for each stream, its kernels in launch order.
+  std::vector<std::vector<int>> on_stream(p.streams.size());
+  for (size_t i = 0; i < n; ++i) {
+    on_stream[static_cast<size_t>(p.stream_index(p.kernels[i].stream))].push_back(static_cast<int>(i));
+  }
+  std::vector<size_t> next_on_stream(p.streams.size(), 0);
+  std::vector<bool> host_launched(n, false);
+
+  std::function<void()> release_ready;
+  auto finished = [&](int i, TimePs now) {
+    live[static_cast<size_t>(i)].ended = true;
+    live[static_cast<size_t>(i)].end = now;
+    release_ready();
+  };
+
+  auto release = [&](int i) {
+    const wl::ProgramKernel& k = p.kernels[static_cast<size_t>(i)];
+    Live& l = live[static_cast<size_t>(i)];
+    l.released = true;
+    l.ready = sim.now();
+    const engine::StreamId stream = stream_ids[static_cast<size_t>(p.stream_index(k.stream))];
+    const wl::ProgramStream& ps = *p.stream(k.stream);
+    switch (k.kind) {
+      case wl::KernelKind::gemm: {
+        const int cus = ps.cus.value_or(spec_.compute.total_cus());
+        GemmPlan plan = plan_gemm(k.gemm, spec_, cus, ps.cus.has_value());
+        auto model = std::make_shared<GemmWorkgroupModel>(plan, spec_, cache_model_, res, state);
+        // Kernel ids are the program's kernel indices: every flow of kernel i carries owner i.
+        engine::KernelDesc d{fmt::format("gemm:{}", k.name), plan.workgroups, 1,
+                             s_to_ps(spec_.model.dispatch.kernel_launch_latency),
+                             engine::FlowOwner{i, engine::KernelKind::gemm}, plan.holds_cus};
+        l.id = gpu.launch(stream, d, model, [&finished, i](TimePs now) { finished(i, now); });
+        break;
+      }
+      case wl::KernelKind::memory: {
+        auto model = std::make_shared<MemoryKernelModel>(k.memory, spec_, res);
+        engine::KernelDesc d{fmt::format("mem:{}", k.name), model->workgroups(), 1,
+                             s_to_ps(spec_.model.dispatch.kernel_launch_latency),
+                             engine::FlowOwner{i, engine::KernelKind::memory}};
+        l.id = gpu.launch(stream, d, model, [&finished, i](TimePs now) { finished(i, now); });
+        break;
+      }
+      case wl::KernelKind::collective: {
+        l.plan = plan_collective(k.collective, spec_, gpus, std::nullopt);
+        if (k.collective.impl == wl::CollectiveImpl::cu) {
+          auto model = std::make_shared<CuCollectiveModel>(*l.plan, spec_, res, state);
+          engine::KernelDesc d{fmt::format("comm:{}", k.name), l.plan->workgroups, 1, model->launch_latency(),
+                               engine::FlowOwner{i, engine::KernelKind::cu_collective}};
+          l.id = gpu.launch(stream, d, model, [&finished, i](TimePs now) { finished(i, now); });
+        } else {
+          DmaOptions o;
+          o.batched = k.collective.impl == wl::CollectiveImpl::vendor_zero_cta;
+          o.gpu = &gpu;
+          o.sync_stream = stream;
+          o.kernel = i;
+          l.dma = std::make_unique<DmaCollective>(sim, res, spec_, *l.plan, state, o);
+          const TimePs began = sim.now();
+          l.dma->start([&finished, &knobs, i, began, name = k.name](TimePs now) {
+            if (knobs.trace)
+              knobs.trace->span("gpu0", engine::TraceTrack::host(), fmt::format("dma {}", name), began, now,
+                                {engine::KernelKind::dma_transfer});
+            finished(i, now);
+          });
+          // Residency did not change, but LLC pollution did: refresh running GEMM cohorts.
+          gpu.refresh_all();
+        }
+        break;
+      }
+      case wl::KernelKind::dma_copy: {
+        l.copy = std::make_unique<DmaCopy>(sim, res, spec_, k.dma, fmt::format("copy {}", k.name),
+                                           engine::FlowOwner{i, engine::KernelKind::dma_transfer});
+        l.copy->start([&finished, i](TimePs now) { finished(i, now); });
+        break;
+      }
+    }
+  };
+
+  // Kernels that become ready at the same instant (several waits met by one kernel's end) reach
+  // the dispatcher in host launch order: the order the host enqueued them.
+  release_ready = [&] {
+    for (;;) {
+      int pick = -1;
+      size_t pick_stream = 0;
+      for (size_t s = 0; s < on_stream.size(); ++s) {
+        if (next_on_stream[s] >= on_stream[s].size()) continue;
+        const int i = on_stream[s][next_on_stream[s]];
+        const wl::ProgramKernel& k = p.kernels[static_cast<size_t>(i)];
+        if (!host_launched[static_cast<size_t>(i)]) continue;
+        bool deps = true;
+        for (const auto& a : k.after) deps = deps && live[static_cast<size_t>(p.kernel_index(a))].ended;
+        if (!deps) continue;
+        if (next_on_stream[s] > 0) {
+          const int prev = on_stream[s][next_on_stream[s] - 1];
+          const bool both_cu = on_dispatcher(k) && on_dispatcher(p.kernels[static_cast<size_t>(prev)]);
+          if (!both_cu && !live[static_cast<size_t>(prev)].ended) continue;
+        }
+        if (pick < 0 || i < pick) {
+          pick = i;
+          pick_stream = s;
+        }
+      }
+      if (pick < 0) return;
+      ++next_on_stream[pick_stream];
+      release(pick);
+    }
+  };
+
+  TimePs t = 0;
+  const TimePs default_gap =
+      p.launch_gap_us ? us_to_ps(*p.launch_gap_us) : s_to_ps(spec_.model.dispatch.c3_launch_gap);
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) t += p.kernels[i].gap_us ? us_to_ps(*p.kernels[i].gap_us) : default_gap;
+    live[i].launch = t;
+    sim.at(t, [&, i] {
+      host_launched[i] = true;
+      release_ready();
+    });
+  }
+
+  sim.run();
+
+  ProgramRun out;
+  TimePs last = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Live& l = live[i];
+    if (!l.ended) {
+      throw ModelError(fmt::format("program '{}': kernel '{}' never finished (deadlock in dispatch?)", p.name,
+                                   p.kernels[i].name));
+    }
+    // A CU kernel is handed to the dispatcher behind its stream predecessor; it is ready when
+    // that one has ended.
+    TimePs ready = l.ready;
+    const auto& queue = on_stream[static_cast<size_t>(p.stream_index(p.kernels[i].stream))];
+    const auto pos = std::find(queue.begin(), queue.end(), static_cast<int>(i));
+    if (pos != queue.begin()) ready = std::max(ready, live[static_cast<size_t>(*(pos - 1))].end);
+    TimePs start = ready;
+    if (l.id >= 0) start = gpu.stats(l.id).first_dispatch;
+    if (l.dma && !l.dma->transfers().empty()) start = l.dma->transfers().front().start;
+    KernelRun r{p.kernels[i].name,  p.kernels[i].kind, p.kernels[i].stream,
+                ps_to_us(l.launch), ps_to_us(ready),   ps_to_us(start),
+                ps_to_us(l.end),    l.launch,          l.end};
+    out.kernels.push_back(r);
+    last = std::max(last, l.end);
+  }
+  out.step_us = ps_to_us(last);
+  return out;
+}
+
+double ProgramSimulator::isolated_us(const wl::Program& p, int kernel) {
+  const wl::ProgramKernel& k = p.kernels.at(static_cast<size_t>(kernel));
+  wl::Program alone;
+  alone.name = "isolated";
+  alone.gpus = p.gpus.value_or(spec_.interconnect.gpus);
+  wl::ProgramStream s = *p.stream(k.stream);
+  alone.streams = {s};
+  wl::ProgramKernel only = k;
+  only.name = std::string(1, 'k');  // one name for every isolated kernel: the memo key ignores names
+  only.after.clear();
+  only.gap_us.reset();
+  alone.kernels = {only};
+  const std::string key = wl::programs_to_yaml({alone});
+  if (auto it = iso_cache_.find(key); it != iso_cache_.end()) return it->second;
+  const double t = simulate(alone).step_us;
+  iso_cache_[key] = t;
+  return t;
+}
+
+double ProgramSimulator::ideal_us(const wl::Program& p) {
+  wl::validate_program(p);
+  const std::vector<double> launch = launch_times_us(p);
+  std::vector<double> end(p.kernels.size(), 0);
+  std::map<std::string, int> last_on_stream;
+  std::vector<int> prev_on_stream(p.kernels.size(), -1);
+  for (size_t i = 0; i < p.kernels.size(); ++i) {
+    auto it = last_on_stream.find(p.kernels[i].stream);
+    if (it != last_on_stream.end()) prev_on_stream[i] = it->second;
+    last_on_stream[p.kernels[i].stream] = static_cast<int>(i);
+  }
+  double step = 0;
+  for (int i : wl::topological_order(p)) {
+    const auto u = static_cast<size_t>(i);
+    double ready = launch[u];
+    if (prev_on_stream[u] >= 0) ready = std::max(ready, end[static_cast<size_t>(prev_on_stream[u])]);
+    for (const auto& a : p.kernels[u].after)
+      ready = std::max(ready, end[static_cast<size_t>(p.kernel_index(a))]);
+    end[u] = ready + isolated_us(p, i);
+    step = std::max(step, end[u]);
+  }
+  return step;
+}
+
+ProgramResult ProgramSimulator::run(const wl::Program& p, const std::string& policy,
+                                    const wl::Program* baseline, engine::TraceRecorder* trace) {
+  const wl::Program& base = baseline != nullptr ? *baseline : p;
+  ProgramResult r;
+  r.program = p.name;
+  r.policy = policy;
+  ProgramKnobs knobs;
+  knobs.trace = trace;
+  const ProgramRun run = simulate(p, knobs);
+  r.step_us = run.step_us;
+  for (size_t i = 0; i < run.kernels.size(); ++i) {
+    r.kernels.push_back(KernelResult{run.kernels[i], isolated_us(p, static_cast<int>(i))});
+  }
+  for (size_t i = 0; i < base.kernels.size(); ++i) r.serial_us += isolated_us(base, static_cast<int>(i));
+  r.ideal_us = ideal_us(base);
+  return r;
+}
+
+}  // namespace c3sim::models

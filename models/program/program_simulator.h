@@ -1,0 +1,103 @@
+#pragma once
+// Runs a program (wl::Program: kernels on streams with dependencies and a host launch order) on
+// one representative GPU of the simulated node, with the same kernel models as the pair
+// (GemmWorkgroupModel, CuCollectiveModel, DmaCollective) plus memory-bound and DMA-copy kernels.
+// Any number of kernels co-run. Interference is aggregated per class (docs/programs.md): the GEMM
+// tiles of every running GEMM and the workgroups of every running CU collective or memory kernel
+// per XCD, the LLC footprint of every running collective, and the memory load of GEMM flows versus
+// all other flows. With one GEMM and one collective this is exactly the pair's state, and the
+// two-kernel program of a scenario gives the pair simulator's times (tests/models/program_sim_test).
+//
+// Host model: kernel i is enqueued gap_i after kernel i-1; it is released to its stream when
+// every kernel in its `after` list has ended, and behind the previous kernel of its stream (the
+// dispatcher keeps CU kernels of one stream in order; a DMA kernel, driven by the host, waits for
+// its stream predecessor to end, and so does a CU kernel behind a DMA one).
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hardware/node_spec.h"
+#include "models/cache_model.h"
+#include "sim/engine/trace_recorder.h"
+#include "workloads/program.h"
+
+namespace c3sim::models {
+
+// Counterfactual switches (as in the pair's attribution) and tracing for one run.
+struct ProgramKnobs {
+  bool private_memory = false;
+  bool isolate_caches = false;
+  bool isolate_queueing = false;
+  engine::TraceRecorder* trace = nullptr;
+};
+
+struct KernelRun {
+  std::string name;
+  wl::KernelKind kind = wl::KernelKind::gemm;
+  std::string stream;
+  double launch_us = 0;  // host enqueue
+  double ready_us = 0;   // launched, dependencies met, stream predecessor ended
+  double start_us = 0;   // first workgroup on a CU, or first DMA transfer
+  double end_us = 0;
+  TimePs launch_ps = 0;  // the same two instants in exact engine time
+  TimePs end_ps = 0;
+  [[nodiscard]] double duration_us() const { return end_us - ready_us; }
+};
+
+struct ProgramRun {
+  std::vector<KernelRun> kernels;  // program order
+  double step_us = 0;              // first launch to last end
+};
+
+struct KernelResult {
+  KernelRun run;
+  double iso_us = 0;  // the kernel alone on its stream (its mask, implementation)
+  [[nodiscard]] double slowdown() const { return iso_us > 0 ? run.duration_us() / iso_us : 0; }
+};
+
+struct ProgramResult {
+  std::string program;
+  std::string policy;
+  double step_us = 0;
+  double serial_us = 0;  // the untransformed program's kernels one after another, each isolated
+  double ideal_us = 0;   // its critical path with every kernel at its isolated time (launch gaps kept)
+  std::vector<KernelResult> kernels;
+  std::string chosen;  // for *_best sweeps: the transformation that won
+  // Share of the possible overlap realized: (serial - step) / (serial - ideal), in percent;
+  // nullopt when the untransformed program is one dependency chain (serial == ideal). A chunked
+  // schedule can beat that ideal: it is a different, finer graph.
+  [[nodiscard]] std::optional<double> overlap_percent() const {
+    if (!(serial_us > ideal_us * (1 + 1e-12))) return std::nullopt;
+    return 100.0 * (serial_us - step_us) / (serial_us - ideal_us);
+  }
+};
+
+class ProgramSimulator {
+public:
+  explicit ProgramSimulator(hw::NodeSpec spec, int max_cohort_size = 1 << 30);
+
+  [[nodiscard]] const hw::NodeSpec& spec() const { return spec_; }
+
+  // Validates (InputError) then simulates the program once.
+  ProgramRun simulate(const wl::Program& program, const ProgramKnobs& knobs = {});
+  // Kernel k of the program alone on its stream, launched at t = 0: end time in us. Memoized.
+  double isolated_us(const wl::Program& program, int kernel);
+  // Step time, per-kernel timing and slowdown, and serial/ideal from `baseline` (the program
+  // before transformation; `program` itself when null).
+  ProgramResult run(const wl::Program& program, const std::string& policy,
+                    const wl::Program* baseline = nullptr, engine::TraceRecorder* trace = nullptr);
+  // The critical path of `program` with each kernel at its isolated time.
+  double ideal_us(const wl::Program& program);
+
+  // Host enqueue time of each kernel (us), from the launch gaps.
+  [[nodiscard]] std::vector<double> launch_times_us(const wl::Program& program) const;
+
+private:
+  hw::NodeSpec spec_;
+  int max_cohort_size_;
+  CacheModel cache_model_;
+  std::map<std::string, double> iso_cache_;
+};
+
+}  // namespace c3sim::models

@@ -1,0 +1,110 @@
+// The program half of `c3sim run` (sim/cli/program_run.h).
+#include <deque>
+
+#include <fmt/format.h>
+
+#include "hardware/hardware_loader.h"
+#include "models/program/program_runner.h"
+#include "models/simulated_runner.h"
+#include "sim/cli/output.h"
+#include "sim/cli/program_run.h"
+#include "sim/engine/chrome_trace.h"
+#include "workloads/program_io.h"
+
+namespace c3sim::cli {
+
+namespace {
+
+// --policy overrides the file's; "all" and `_best` names are checked here and expanded later.
+std::vector<std::string> policies_for(const wl::Program& p, const ProgramRunArgs& a,
+                                      const models::TransformRegistry& registry, const hw::NodeSpec& spec) {
+  std::vector<std::string> names = a.policies.empty() ? p.policies : a.policies;
+  std::vector<SourceLocation> where =
+      a.policies.empty() ? p.policy_locations
+                         : std::vector<SourceLocation>(names.size(), {"<command line>", 0, 0});
+  if (names.empty()) {
+    names = {"all"};
+    where = {p.location};
+  }
+  std::vector<std::string> out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    registry.check(names[i], spec, i < where.size() ? where[i] : p.location);
+    if (names[i] == "all") {
+      for (const auto& n : registry.standard_names()) out.push_back(n);
+    } else {
+      out.push_back(names[i]);
+    }
+  }
+  return out;
+}
+
+std::string policy_label(const wl::ProgramRecord& r) {
+  if (!r.extra.contains("chosen")) return r.policy;
+  return fmt::format("{}={}", r.policy, r.extra["chosen"].get<std::string>());
+}
+
+std::string render(const std::vector<wl::ProgramRecord>& records, bool csv) {
+  TextTable summary({"program", "policy", "step us", "serial us", "ideal us", "overlap %"});
+  TextTable kernels({"program", "policy", "kernel", "kind", "stream", "ready us", "start us", "end us",
+                     "iso us", "slowdown"});
+  for (const auto& r : records) {
+    summary.add({r.program, policy_label(r), fmt::format("{:.1f}", r.step_us),
+                 fmt::format("{:.1f}", *r.serial_us), fmt::format("{:.1f}", *r.ideal_us),
+                 r.overlap_percent ? fmt::format("{:.0f}", *r.overlap_percent) : "-"});
+    for (const auto& k : r.kernels) {
+      const double iso = k.iso_us.value_or(0);
+      kernels.add({r.program, policy_label(r), k.name, k.kind, k.stream, fmt::format("{:.1f}", k.ready_us),
+                   fmt::format("{:.1f}", k.start_us), fmt::format("{:.1f}", k.end_us),
+                   fmt::format("{:.1f}", iso),
+                   fmt::format("{:.3f}", iso > 0 ? (k.end_us - k.ready_us) / iso : 0.0)});
+    }
+  }
+  if (csv) return summary.csv() + "\n" + kernels.csv();
+  return summary.render() + "\n" + kernels.render();
+}
+
+}  // namespace
+
+bool is_program_file(const std::string& path) { return wl::is_program_document(load_yaml_file(path)); }
+
+void run_program_file(const ProgramRunArgs& a) {
+  const Format f = parse_format(a.format, {Format::jsonl, Format::table, Format::csv});
+  const hw::NodeSpec spec = hw::load_hardware(a.hardware);
+  const std::vector<wl::Program> programs = wl::load_programs_file(a.file);
+  const models::TransformRegistry registry = models::builtin_transforms();
+  // Validate everything before simulating anything.
+  std::vector<std::vector<std::string>> policies;
+  for (const auto& p : programs) {
+    wl::check_program_fits(p, spec.interconnect.gpus, spec.compute.total_cus());
+    policies.push_back(policies_for(p, a, registry, spec));
+  }
+  models::ProgramSimulator sim(spec, a.per_workgroup ? 1 : 1 << 30);
+  std::deque<engine::TraceRecorder> recorders;  // stable addresses for the labeled views
+  std::vector<engine::LabeledTrace> traced;
+  std::vector<wl::ProgramRecord> records;
+  for (size_t i = 0; i < programs.size(); ++i) {
+    const int gpus = programs[i].gpus.value_or(spec.interconnect.gpus);
+    for (const auto& name : policies[i]) {
+      engine::TraceRecorder* rec = a.trace.empty() ? nullptr : &recorders.emplace_back();
+      const models::ProgramResult r = models::run_program_policy(sim, registry, programs[i], name, rec);
+      records.push_back(models::to_record(r, gpus));
+      if (rec != nullptr) {
+        traced.push_back(engine::LabeledTrace{programs[i].name + " / " + policy_label(records.back()), rec});
+      }
+    }
+  }
+  std::string text;
+  if (f == Format::jsonl) {
+    std::vector<wl::Record> all{models::SimulatedRunner(spec).environment()};
+    for (auto& r : records) all.emplace_back(r);
+    text = wl::to_jsonl(all);
+  } else {
+    text = render(records, f == Format::csv);
+  }
+  // Both outputs are complete in memory before either file is written.
+  const std::string trace = a.trace.empty() ? std::string() : engine::to_chrome_trace(traced);
+  write_output(a.output, text);
+  if (!a.trace.empty()) write_output(a.trace, trace);
+}
+
+}  // namespace c3sim::cli

@@ -1,0 +1,62 @@
+// `c3sim generate` and `c3sim run` on program files, through the real binary: records, exit 2 with
+// no output file on bad input, deterministic output.
+#include <gtest/gtest.h>
+
+#include "tests/cli/cli_test_util.h"
+
+namespace c3sim::testing {
+namespace {
+
+class ProgramCli : public ScratchDir {};
+
+TEST_F(ProgramCli, GeneratedFsdpStepRunsUnderSeveralPolicies) {
+  const std::string c3 = c3sim_binary();
+  const std::string yaml = path("fsdp.yaml");
+  ASSERT_EQ(run_command(c3 + " generate fsdp-layer --model llama-70b -o " + yaml).exit_code, 0);
+  const std::string out = path("out.jsonl");
+  const CommandResult r =
+      run_command(c3 + " run " + yaml + " --policy base,dma,ficco_dma:2 -o " + out + " 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string text = read_file(out);
+  // One env record, then one program record per policy, each listing all 28 kernels.
+  std::size_t programs = 0;
+  for (std::size_t at = text.find("\"kind\":\"program\""); at != std::string::npos;
+       at = text.find("\"kind\":\"program\"", at + 1)) {
+    ++programs;
+  }
+  EXPECT_EQ(programs, 3U);
+  EXPECT_NE(text.find("\"name\":\"rs_gate_up\""), std::string::npos);
+  // Same input, same bytes.
+  const std::string again = path("again.jsonl");
+  ASSERT_EQ(run_command(c3 + " run " + yaml + " --policy base,dma,ficco_dma:2 -o " + again).exit_code, 0);
+  EXPECT_EQ(read_file(again), text);
+}
+
+TEST_F(ProgramCli, BadProgramExitsTwoWithNoOutputFile) {
+  const std::string c3 = c3sim_binary();
+  const std::string bad = write("bad.yaml", R"(program:
+  name: cyc
+  streams: [{name: a}, {name: b}]
+  kernels:
+    - {name: x, stream: a, after: [y], gemm: cb1}
+    - {name: y, stream: b, after: [x], collective: {op: all_gather, bytes: 64 MiB}}
+)");
+  const std::string out = path("out.jsonl");
+  const CommandResult r = run_command(c3 + " run " + bad + " -o " + out + " 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("bad.yaml:5"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cyc.kernels.x.after"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  const std::string good = write("good.yaml", R"(program:
+  name: ok
+  streams: [{name: a}]
+  kernels: [{name: x, stream: a, gemm: cb1}]
+)");
+  const CommandResult p = run_command(c3 + " run " + good + " --policy ficco:4 -o " + out + " 2>&1");
+  EXPECT_EQ(p.exit_code, 2) << p.output;  // one GEMM: nothing to chunk
+  EXPECT_NE(p.output.find("no GEMM + collective pair"), std::string::npos) << p.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+}  // namespace
+}  // namespace c3sim::testing

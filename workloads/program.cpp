@@ -1,0 +1,214 @@
+#include "workloads/program.h"
+
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace c3sim::wl {
+
+const char* to_string(KernelKind k) {
+  switch (k) {
+    case KernelKind::gemm: return "gemm";
+    case KernelKind::collective: return "collective";
+    case KernelKind::memory: return "memory";
+    case KernelKind::dma_copy: return "dma_copy";
+  }
+  return "?";
+}
+
+const ProgramKernel* Program::kernel(const std::string& n) const {
+  const int i = kernel_index(n);
+  return i < 0 ? nullptr : &kernels[static_cast<size_t>(i)];
+}
+
+const ProgramStream* Program::stream(const std::string& n) const {
+  const int i = stream_index(n);
+  return i < 0 ? nullptr : &streams[static_cast<size_t>(i)];
+}
+
+int Program::kernel_index(const std::string& n) const {
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    if (kernels[i].name == n) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int Program::stream_index(const std::string& n) const {
+  for (size_t i = 0; i < streams.size(); ++i) {
+    if (streams[i].name == n) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+Program program_from_scenario(const Scenario& s) {
+  Program p;
+  p.name = s.name;
+  p.source = s.source.empty() ? "pair" : s.source;
+  p.gpus = s.gpus;
+  p.location = s.location;
+  p.policies = s.policies;
+  p.policy_locations = s.policy_locations;
+  p.streams.push_back(ProgramStream{"gemm_stream", 0, std::nullopt, s.location});
+  p.streams.push_back(ProgramStream{"comm_stream", 0, std::nullopt, s.location});
+  ProgramKernel g;
+  g.name = "gemm";
+  g.kind = KernelKind::gemm;
+  g.stream = "gemm_stream";
+  g.gemm = s.gemm;
+  g.location = s.location;
+  ProgramKernel c;
+  c.name = "coll";
+  c.kind = KernelKind::collective;
+  c.stream = "comm_stream";
+  c.collective = s.collective;
+  c.location = s.location;
+  p.kernels = {g, c};
+  return p;
+}
+
+namespace {
+
+std::string key_of(const Program& p, const ProgramKernel& k, const std::string& field) {
+  return fmt::format("{}.kernels.{}{}{}", p.name, k.name, field.empty() ? "" : ".", field);
+}
+
+// Edges u -> v: v may not start before u ends (`after`, and the previous kernel on v's stream).
+std::vector<std::vector<int>> successors(const Program& p) {
+  std::vector<std::vector<int>> next(p.kernels.size());
+  std::map<std::string, int> last_on_stream;
+  for (size_t i = 0; i < p.kernels.size(); ++i) {
+    const ProgramKernel& k = p.kernels[i];
+    for (const auto& a : k.after) {
+      const int u = p.kernel_index(a);
+      if (u >= 0) next[static_cast<size_t>(u)].push_back(static_cast<int>(i));
+    }
+    if (auto it = last_on_stream.find(k.stream); it != last_on_stream.end()) {
+      next[static_cast<size_t>(it->second)].push_back(static_cast<int>(i));
+    }
+    last_on_stream[k.stream] = static_cast<int>(i);
+  }
+  return next;
+}
+
+// Kahn's algorithm, smallest index first so the order is deterministic; returns fewer than all
+// kernels when there is a cycle.
+std::vector<int> kahn(const Program& p) {
+  const auto next = successors(p);
+  std::vector<int> indegree(p.kernels.size(), 0);
+  for (const auto& out : next) {
+    for (int v : out) ++indegree[static_cast<size_t>(v)];
+  }
+  std::set<int> ready;
+  for (size_t i = 0; i < indegree.size(); ++i) {
+    if (indegree[i] == 0) ready.insert(static_cast<int>(i));
+  }
+  std::vector<int> order;
+  while (!ready.empty()) {
+    const int u = *ready.begin();
+    ready.erase(ready.begin());
+    order.push_back(u);
+    for (int v : next[static_cast<size_t>(u)]) {
+      if (--indegree[static_cast<size_t>(v)] == 0) ready.insert(v);
+    }
+  }
+  return order;
+}
+
+}  // namespace
+
+std::vector<int> topological_order(const Program& p) {
+  std::vector<int> order = kahn(p);
+  if (order.size() != p.kernels.size()) throw ModelError("topological_order: program has a cycle");
+  return order;
+}
+
+void validate_program(const Program& p) {
+  if (p.kernels.empty())
+    throw InputError(p.location, p.name + ".kernels", "a program needs at least one kernel");
+  std::set<std::string> streams;
+  for (const auto& s : p.streams) {
+    if (!streams.insert(s.name).second) {
+      throw InputError(s.location, p.name + ".streams." + s.name,
+                       fmt::format("duplicate stream '{}'", s.name));
+    }
+    if (s.cus && *s.cus <= 0) {
+      throw InputError(s.location, p.name + ".streams." + s.name + ".cus",
+                       fmt::format("CU mask must be positive, got {}", *s.cus));
+    }
+  }
+  std::set<std::string> names;
+  for (const auto& k : p.kernels) {
+    if (k.name.empty()) throw InputError(k.location, p.name + ".kernels", "kernel name must not be empty");
+    if (!names.insert(k.name).second) {
+      throw InputError(k.location, key_of(p, k, "name"), fmt::format("duplicate kernel name '{}'", k.name));
+    }
+    if (!streams.contains(k.stream)) {
+      throw InputError(k.location, key_of(p, k, "stream"),
+                       fmt::format("stream '{}' is not declared under streams", k.stream));
+    }
+    if (k.gap_us && !(*k.gap_us >= 0)) {
+      throw InputError(k.location, key_of(p, k, "gap_us"),
+                       fmt::format("gap must be >= 0, got {}", *k.gap_us));
+    }
+    const bool bad_size = (k.kind == KernelKind::gemm && (k.gemm.m <= 0 || k.gemm.n <= 0 || k.gemm.k <= 0)) ||
+                          (k.kind == KernelKind::collective && k.collective.bytes <= 0) ||
+                          (k.kind == KernelKind::memory && k.memory.bytes <= 0) ||
+                          (k.kind == KernelKind::dma_copy && k.dma.bytes <= 0);
+    if (bad_size) throw InputError(k.location, key_of(p, k, to_string(k.kind)), "sizes must be positive");
+    if (k.kind == KernelKind::memory && k.memory.workgroups && *k.memory.workgroups <= 0) {
+      throw InputError(k.location, key_of(p, k, "memory.workgroups"), "must be positive");
+    }
+  }
+  for (const auto& k : p.kernels) {
+    for (const auto& a : k.after) {
+      if (a == k.name) throw InputError(k.location, key_of(p, k, "after"), "a kernel cannot wait for itself");
+      if (!names.contains(a)) {
+        throw InputError(k.location, key_of(p, k, "after"),
+                         fmt::format("'{}' is not a kernel of this program", a));
+      }
+    }
+  }
+  const std::vector<int> order = kahn(p);
+  if (order.size() != p.kernels.size()) {
+    // Name the first kernel (in launch order) that never became ready: it sits on the cycle or
+    // behind it.
+    std::vector<bool> done(p.kernels.size(), false);
+    for (int i : order) done[static_cast<size_t>(i)] = true;
+    for (size_t i = 0; i < p.kernels.size(); ++i) {
+      if (!done[i]) {
+        const ProgramKernel& k = p.kernels[i];
+        throw InputError(k.location, key_of(p, k, "after"),
+                         fmt::format("kernel '{}' waits on a dependency cycle (through `after` and stream "
+                                     "order)",
+                                     k.name));
+      }
+    }
+  }
+}
+
+void check_program_fits(const Program& p, int node_gpus, int node_cus) {
+  const int gpus = p.gpus.value_or(node_gpus);
+  if (p.gpus && *p.gpus > node_gpus) {
+    throw InputError(p.location, p.name + ".gpus",
+                     fmt::format("program asks for {} GPUs but the node has {}", *p.gpus, node_gpus));
+  }
+  for (const auto& s : p.streams) {
+    if (s.cus && *s.cus >= node_cus) {
+      throw InputError(
+          s.location, p.name + ".streams." + s.name + ".cus",
+          fmt::format("impossible CU mask: {} CUs of {} leaves none for other streams", *s.cus, node_cus));
+    }
+  }
+  for (const auto& k : p.kernels) {
+    // `bytes` is the per-GPU output: the gathered (or exchanged, or reduced) whole for every op
+    // but reduce-scatter, whose output is already one shard.
+    const bool sharded_output = k.collective.op == CollectiveOp::reduce_scatter;
+    if (k.kind == KernelKind::collective && !sharded_output && k.collective.bytes % gpus != 0) {
+      throw InputError(k.location, key_of(p, k, "collective.bytes"),
+                       fmt::format("{} bytes do not split into {} equal shards", k.collective.bytes, gpus));
+    }
+  }
+}
+
+}  // namespace c3sim::wl

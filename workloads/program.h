@@ -1,0 +1,97 @@
+#pragma once
+// A program: what one GPU runs in a training or inference step, as kernels on named streams with
+// dependencies and a host launch order. The GEMM + collective pair (wl::Scenario) is its shortest
+// form (program_from_scenario). Loaded from program YAML (workloads/program_io.h).
+//
+// Semantics (those of HIP/CUDA streams launched from one host thread):
+// - `kernels` is the host launch order. Kernel i is enqueued gap_i after kernel i-1 (the first at
+//   t = 0); the gap defaults to the program's launch_gap_us, or the hardware's measured launch gap
+//   (model.dispatch.c3_launch_gap) when that is unset too.
+// - Kernels on one stream run in launch order. `after: [k, ...]` makes a kernel wait for the end
+//   of each named kernel (an event recorded after k and waited on by this kernel's stream).
+// - A stream may carry a priority and a CU mask (`cus`); a masked stream that holds a GEMM runs it
+//   in the units left beside another stream's partition (as under the rp policies).
+// - Every GPU runs the same program (symmetric): one representative GPU is simulated, as for the
+//   pair. docs/programs.md says how asymmetric programs (MoE imbalance) would run all GPUs.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/base/errors.h"
+#include "workloads/collective.h"
+#include "workloads/gemm.h"
+#include "workloads/scenario.h"
+
+namespace c3sim::wl {
+
+enum class KernelKind { gemm, collective, memory, dma_copy };
+const char* to_string(KernelKind k);  // "gemm", "collective", "memory", "dma_copy"
+
+// A memory-bound kernel on the CUs (elementwise op, copy, norm): `bytes` read plus written.
+struct MemoryKernel {
+  std::int64_t bytes = 0;
+  std::optional<int> workgroups;  // grid; nullopt = one per CU (a grid-stride loop)
+};
+
+// One copy on a copy engine, local (device to device) or to a peer GPU.
+struct DmaCopy {
+  std::int64_t bytes = 0;
+  bool to_peer = false;
+};
+
+struct ProgramKernel {
+  std::string name;  // unique in the program
+  KernelKind kind = KernelKind::gemm;
+  std::string stream;
+  Gemm gemm;                       // kind == gemm
+  Collective collective;           // kind == collective
+  MemoryKernel memory;             // kind == memory
+  DmaCopy dma;                     // kind == dma_copy
+  std::vector<std::string> after;  // kernels whose end this one waits for
+  std::optional<double> gap_us;    // host time before this launch (after the previous one)
+  SourceLocation location;
+};
+
+struct ProgramStream {
+  std::string name;
+  int priority = 0;        // larger = more urgent
+  std::optional<int> cus;  // CU mask size; nullopt = all CUs
+  SourceLocation location;
+};
+
+struct Program {
+  std::string name;
+  std::string source;       // "LLaMA-70B FSDP", "pair", ...
+  std::optional<int> gpus;  // nullopt = every GPU of the node
+  std::optional<double> launch_gap_us;
+  std::vector<ProgramStream> streams;
+  std::vector<ProgramKernel> kernels;  // host launch order
+  std::vector<std::string> policies;   // transformations to try; empty = the default set
+  SourceLocation location;
+  std::vector<SourceLocation> policy_locations;
+
+  [[nodiscard]] const ProgramKernel* kernel(const std::string& name) const;
+  [[nodiscard]] const ProgramStream* stream(const std::string& name) const;
+  [[nodiscard]] int kernel_index(const std::string& name) const;  // -1 if absent
+  [[nodiscard]] int stream_index(const std::string& name) const;  // -1 if absent
+};
+
+// The pair as a two-kernel program: streams gemm_stream then comm_stream, kernels gemm then
+// collective (the `base` launch order), the scenario's policies. Names: "gemm", "coll".
+Program program_from_scenario(const Scenario& s);
+
+// Structural checks shared by the YAML reader and generated programs: unique kernel and stream
+// names, every kernel on a declared stream, `after` naming declared kernels other than itself, no
+// cycle through `after` and stream order, positive sizes, non-negative gaps, at least one kernel.
+// Throws InputError at the offending kernel's location with key "<program>.kernels.<name>.<field>".
+void validate_program(const Program& p);
+
+// Checks that need the node: gpus <= node_gpus, collective bytes split into whole shards on the
+// GPUs the program runs on, stream masks leave CUs. Throws InputError.
+void check_program_fits(const Program& p, int node_gpus, int node_cus);
+
+// Kernel indices in an order that respects `after` and stream order (validate_program first).
+std::vector<int> topological_order(const Program& p);
+
+}  // namespace c3sim::wl

@@ -1,0 +1,345 @@
+// Reading and writing program YAML (format in program_io.h and docs/programs.md). Parse with
+// StrictMap so every key is accounted for, then validate_program() checks the structure.
+#include "workloads/program_io.h"
+
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "sim/base/units.h"
+#include "workloads/paper_catalog.h"
+
+namespace c3sim::wl {
+
+namespace {
+
+// Bounds that no real workload reaches; they keep sizes exact in doubles and products in int64
+// (the same bounds as scenario files).
+constexpr std::int64_t kMaxDim = std::int64_t{1} << 24;
+constexpr std::int64_t kMaxBytes = std::int64_t{1} << 50;
+constexpr std::int64_t kMaxGpus = 1 << 12;
+constexpr std::int64_t kMaxWorkgroups = 1 << 20;
+constexpr std::int64_t kMaxCus = 1 << 16;
+
+// yaml-cpp keeps the first of two equal keys and drops the other silently; a program file with
+// two `after:` keys would then run something other than what its author reads.
+void reject_duplicate_keys(const YAML::Node& node, const std::string& file, const std::string& path) {
+  if (node.IsMap()) {
+    std::set<std::string> seen;
+    for (const auto& kv : node) {
+      const std::string key = kv.first.Scalar();
+      const std::string here = path.empty() ? key : fmt::format("{}.{}", path, key);
+      if (!seen.insert(key).second) throw InputError(location_of(kv.first, file), here, "duplicate key");
+      reject_duplicate_keys(kv.second, file, here);
+    }
+  } else if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      reject_duplicate_keys(node[i], file, fmt::format("{}[{}]", path, i));
+    }
+  }
+}
+
+std::int64_t bounded(StrictMap& m, const std::string& key, std::int64_t max) {
+  const std::int64_t v = m.integer(key);
+  if (v <= 0) m.fail(key, fmt::format("must be positive, got {}", v));
+  if (v > max) m.fail(key, fmt::format("must be at most {}, got {}", max, v));
+  return v;
+}
+
+std::int64_t parse_bytes(StrictMap& m, const std::string& key) {
+  const std::string text = m.string(key);
+  std::string why;
+  double value = 0;
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+    if (text.size() > 16) m.fail(key, fmt::format("'{}' is too large (at most {} bytes)", text, kMaxBytes));
+    value = static_cast<double>(std::stoll(text));
+  } else {
+    const std::optional<double> q = parse_quantity(text, Dimension::bytes, &why);
+    if (!q) m.fail(key, why);
+    value = *q;
+  }
+  if (!(value > 0)) m.fail(key, fmt::format("must be positive, got '{}'", text));
+  if (value > static_cast<double>(kMaxBytes)) m.fail(key, fmt::format("'{}' is too large", text));
+  if (value != std::floor(value)) m.fail(key, fmt::format("'{}' is not a whole number of bytes", text));
+  return static_cast<std::int64_t>(value);
+}
+
+double non_negative(StrictMap& m, const std::string& key) {
+  const double v = m.number(key);
+  if (!(v >= 0) || !std::isfinite(v)) m.fail(key, fmt::format("must be a finite number >= 0, got {}", v));
+  return v;
+}
+
+Gemm parse_gemm(StrictMap& k) {
+  const YAML::Node node = k.raw("gemm");
+  if (node.IsScalar()) {
+    const std::optional<Gemm> g = find_paper_gemm(node.Scalar());
+    if (!g) k.fail("gemm", fmt::format("'{}' is not a Table I tag (cb1..cb5, mb1, mb2)", node.Scalar()));
+    return *g;
+  }
+  if (!node.IsMap()) k.fail("gemm", "expected a Table I tag or a mapping {m, n, k, dtype}");
+  StrictMap g = k.map("gemm");
+  Gemm gemm;
+  gemm.tag = g.optional_string("tag").value_or("");
+  gemm.m = bounded(g, "m", kMaxDim);
+  gemm.n = bounded(g, "n", kMaxDim);
+  gemm.k = bounded(g, "k", kMaxDim);
+  if (auto d = g.optional_string("dtype")) {
+    const std::optional<Dtype> dtype = parse_dtype(*d);
+    if (!dtype) g.fail("dtype", fmt::format("unknown dtype '{}' (bf16, fp16, fp8, fp32, tf32)", *d));
+    gemm.dtype = *dtype;
+  }
+  gemm.source = g.optional_string("source").value_or("");
+  g.finish();
+  return gemm;
+}
+
+Collective parse_collective(StrictMap c) {
+  Collective out;
+  const std::string op = c.string("op");
+  const std::optional<CollectiveOp> parsed_op = parse_collective_op(op);
+  if (!parsed_op) {
+    c.fail("op",
+           fmt::format("unknown collective '{}' (all_gather, all_to_all, reduce_scatter, all_reduce)", op));
+  }
+  out.op = *parsed_op;
+  out.bytes = parse_bytes(c, "bytes");
+  if (auto impl = c.optional_string("impl")) {
+    const std::optional<CollectiveImpl> parsed = parse_collective_impl(*impl);
+    if (!parsed) c.fail("impl", fmt::format("unknown implementation '{}' (cu, dma, vendor_zero_cta)", *impl));
+    out.impl = *parsed;
+  }
+  if (c.has("max_workgroups"))
+    out.max_workgroups = static_cast<int>(bounded(c, "max_workgroups", kMaxWorkgroups));
+  c.finish();
+  return out;
+}
+
+std::vector<std::string> string_list(StrictMap& m, const std::string& key,
+                                     std::vector<SourceLocation>* where) {
+  std::vector<std::string> out;
+  if (!m.has(key)) return out;
+  const std::vector<YAML::Node> items = m.sequence(key);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const SourceLocation loc = location_of(items[i], m.file());
+    const std::string k = fmt::format("{}[{}]", m.qualified(key), i);
+    if (!items[i].IsScalar() || items[i].Scalar().empty())
+      throw InputError(loc, k, "expected a non-empty name");
+    out.push_back(items[i].Scalar());
+    if (where != nullptr) where->push_back(loc);
+  }
+  return out;
+}
+
+ProgramKernel parse_kernel(StrictMap k) {
+  ProgramKernel out;
+  out.location = k.location();
+  out.name = k.string("name");
+  if (out.name.empty()) k.fail("name", "must not be empty");
+  out.stream = k.string("stream");
+  int bodies = 0;
+  for (const char* body : {"gemm", "collective", "memory", "dma_copy"}) bodies += k.has(body) ? 1 : 0;
+  if (bodies != 1) k.fail("gemm", "a kernel has exactly one of gemm, collective, memory, dma_copy");
+  if (k.has("gemm")) {
+    out.kind = KernelKind::gemm;
+    out.gemm = parse_gemm(k);
+  } else if (k.has("collective")) {
+    out.kind = KernelKind::collective;
+    out.collective = parse_collective(k.map("collective"));
+  } else if (k.has("memory")) {
+    out.kind = KernelKind::memory;
+    StrictMap m = k.map("memory");
+    out.memory.bytes = parse_bytes(m, "bytes");
+    if (m.has("workgroups"))
+      out.memory.workgroups = static_cast<int>(bounded(m, "workgroups", kMaxWorkgroups));
+    m.finish();
+  } else {
+    out.kind = KernelKind::dma_copy;
+    StrictMap d = k.map("dma_copy");
+    out.dma.bytes = parse_bytes(d, "bytes");
+    out.dma.to_peer = d.optional_boolean("to_peer").value_or(false);
+    d.finish();
+  }
+  out.after = string_list(k, "after", nullptr);
+  if (k.has("gap_us")) out.gap_us = non_negative(k, "gap_us");
+  k.finish();
+  return out;
+}
+
+ProgramStream parse_stream(StrictMap s) {
+  ProgramStream out;
+  out.location = s.location();
+  out.name = s.string("name");
+  if (out.name.empty()) s.fail("name", "must not be empty");
+  if (auto p = s.optional_integer("priority")) {
+    if (*p < 0 || *p > 16) s.fail("priority", fmt::format("must be in 0..16, got {}", *p));
+    out.priority = static_cast<int>(*p);
+  }
+  if (s.has("cus")) out.cus = static_cast<int>(bounded(s, "cus", kMaxCus));
+  s.finish();
+  return out;
+}
+
+Program parse_program(StrictMap m) {
+  Program p;
+  p.location = m.location();
+  p.name = m.string("name");
+  if (p.name.empty()) m.fail("name", "must not be empty");
+  p.source = m.optional_string("source").value_or("");
+  if (m.has("gpus")) p.gpus = static_cast<int>(bounded(m, "gpus", kMaxGpus));
+  if (m.has("launch_gap_us")) p.launch_gap_us = non_negative(m, "launch_gap_us");
+  const std::vector<YAML::Node> streams = m.sequence("streams");
+  for (std::size_t i = 0; i < streams.size(); ++i) {
+    p.streams.push_back(
+        parse_stream(StrictMap(streams[i], m.file(), fmt::format("{}[{}]", m.qualified("streams"), i))));
+  }
+  const std::vector<YAML::Node> kernels = m.sequence("kernels");
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    p.kernels.push_back(
+        parse_kernel(StrictMap(kernels[i], m.file(), fmt::format("{}[{}]", m.qualified("kernels"), i))));
+  }
+  p.policies = string_list(m, "policies", &p.policy_locations);
+  m.finish();
+  validate_program(p);
+  return p;
+}
+
+}  // namespace
+
+bool is_program_document(const YamlDocument& doc) {
+  return doc.root.IsMap() && (doc.root["program"] || doc.root["programs"]);
+}
+
+std::vector<Program> programs_from_yaml(const YamlDocument& doc) {
+  if (!doc.root.IsDefined() || doc.root.IsNull())
+    throw InputError(SourceLocation{doc.file, 0, 0}, "", "empty program file");
+  reject_duplicate_keys(doc.root, doc.file, "");
+  StrictMap top(doc.root, doc.file, "");
+  std::vector<Program> out;
+  if (top.has("program") && top.has("programs"))
+    top.fail("programs", "give `program:` or `programs:`, not both");
+  if (top.has("program")) {
+    out.push_back(parse_program(top.map("program")));
+  } else {
+    const std::vector<YAML::Node> entries = top.sequence("programs");
+    if (entries.empty()) top.fail("programs", "list is empty");
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      out.push_back(parse_program(StrictMap(entries[i], doc.file, fmt::format("programs[{}]", i))));
+    }
+  }
+  top.finish();
+  std::set<std::string> names;
+  for (const Program& p : out) {
+    if (!names.insert(p.name).second) {
+      throw InputError(p.location, p.name + ".name", fmt::format("duplicate program name '{}'", p.name));
+    }
+  }
+  return out;
+}
+
+std::vector<Program> load_programs_file(const std::string& path) {
+  return programs_from_yaml(load_yaml_file(path));
+}
+
+std::vector<Program> load_programs_string(const std::string& text, const std::string& label) {
+  return programs_from_yaml(load_yaml_string(text, label));
+}
+
+namespace {
+
+std::string bytes_text(std::int64_t bytes) {
+  constexpr std::int64_t kKiB = 1024;
+  for (auto [unit, name] :
+       {std::pair{kKiB * kKiB * kKiB, "GiB"}, std::pair{kKiB * kKiB, "MiB"}, std::pair{kKiB, "KiB"}}) {
+    if (bytes >= unit && bytes % (unit / 64) == 0) {
+      return fmt::format("{} {}", static_cast<double>(bytes) / static_cast<double>(unit), name);
+    }
+  }
+  return fmt::format("{}", bytes);
+}
+
+void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << k.name;
+  out << YAML::Key << "stream" << YAML::Value << YAML::DoubleQuoted << k.stream;
+  switch (k.kind) {
+    case KernelKind::gemm:
+      out << YAML::Key << "gemm" << YAML::Value << YAML::Flow << YAML::BeginMap;
+      if (!k.gemm.tag.empty()) out << YAML::Key << "tag" << YAML::Value << YAML::DoubleQuoted << k.gemm.tag;
+      out << YAML::Key << "m" << YAML::Value << k.gemm.m << YAML::Key << "n" << YAML::Value << k.gemm.n;
+      out << YAML::Key << "k" << YAML::Value << k.gemm.k;
+      out << YAML::Key << "dtype" << YAML::Value << to_string(k.gemm.dtype);
+      if (!k.gemm.source.empty())
+        out << YAML::Key << "source" << YAML::Value << YAML::DoubleQuoted << k.gemm.source;
+      out << YAML::EndMap;
+      break;
+    case KernelKind::collective:
+      out << YAML::Key << "collective" << YAML::Value << YAML::Flow << YAML::BeginMap;
+      out << YAML::Key << "op" << YAML::Value << to_string(k.collective.op);
+      out << YAML::Key << "bytes" << YAML::Value << bytes_text(k.collective.bytes);
+      out << YAML::Key << "impl" << YAML::Value << to_string(k.collective.impl);
+      if (k.collective.max_workgroups)
+        out << YAML::Key << "max_workgroups" << YAML::Value << *k.collective.max_workgroups;
+      out << YAML::EndMap;
+      break;
+    case KernelKind::memory:
+      out << YAML::Key << "memory" << YAML::Value << YAML::Flow << YAML::BeginMap;
+      out << YAML::Key << "bytes" << YAML::Value << bytes_text(k.memory.bytes);
+      if (k.memory.workgroups) out << YAML::Key << "workgroups" << YAML::Value << *k.memory.workgroups;
+      out << YAML::EndMap;
+      break;
+    case KernelKind::dma_copy:
+      out << YAML::Key << "dma_copy" << YAML::Value << YAML::Flow << YAML::BeginMap;
+      out << YAML::Key << "bytes" << YAML::Value << bytes_text(k.dma.bytes);
+      out << YAML::Key << "to_peer" << YAML::Value << k.dma.to_peer;
+      out << YAML::EndMap;
+      break;
+  }
+  if (!k.after.empty()) {
+    out << YAML::Key << "after" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const auto& a : k.after) out << YAML::DoubleQuoted << a;
+    out << YAML::EndSeq;
+  }
+  if (k.gap_us) out << YAML::Key << "gap_us" << YAML::Value << *k.gap_us;
+  out << YAML::EndMap;
+}
+
+}  // namespace
+
+std::string programs_to_yaml(const std::vector<Program>& programs) {
+  YAML::Emitter out;
+  out.SetDoublePrecision(17);
+  out << YAML::BeginMap << YAML::Key << "programs" << YAML::Value << YAML::BeginSeq;
+  for (const Program& p : programs) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << p.name;
+    if (!p.source.empty()) out << YAML::Key << "source" << YAML::Value << YAML::DoubleQuoted << p.source;
+    if (p.gpus) out << YAML::Key << "gpus" << YAML::Value << *p.gpus;
+    if (p.launch_gap_us) out << YAML::Key << "launch_gap_us" << YAML::Value << *p.launch_gap_us;
+    out << YAML::Key << "streams" << YAML::Value << YAML::BeginSeq;
+    for (const auto& s : p.streams) {
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted
+          << s.name;
+      if (s.priority != 0) out << YAML::Key << "priority" << YAML::Value << s.priority;
+      if (s.cus) out << YAML::Key << "cus" << YAML::Value << *s.cus;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+    out << YAML::Key << "kernels" << YAML::Value << YAML::BeginSeq;
+    for (const auto& k : p.kernels) emit_kernel(out, k);
+    out << YAML::EndSeq;
+    if (!p.policies.empty()) {
+      out << YAML::Key << "policies" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (const auto& n : p.policies) out << YAML::DoubleQuoted << n;
+      out << YAML::EndSeq;
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq << YAML::EndMap;
+  if (!out.good())
+    throw ModelError(fmt::format("programs_to_yaml: YAML emitter failed: {}", out.GetLastError()));
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace c3sim::wl

@@ -78,8 +78,10 @@ TEST_F(Mi300x, DmaCollectivesAreLaunchBoundSmallAndAtParLarge) {
     const double cu_small = sim().iso_coll(c, 8).time_us;
     c.impl = wl::CollectiveImpl::dma;
     const double dma_small = sim().iso_coll(c, 8).time_us;
-    EXPECT_GT(dma_small / cu_small, 2.0);
-    EXPECT_LT(dma_small / cu_small, 4.5);  // paper Fig. 9: "as much as 4x"
+    // Paper Fig. 9: "as much as 4x"; with the launch costs measured by DMA-Latte (7 host
+    // submissions, engine start, host-seen completion: ~39 us at 1 MiB) the preset gives ~2x.
+    EXPECT_GT(dma_small / cu_small, 1.5);
+    EXPECT_LT(dma_small / cu_small, 4.5);
     c.bytes = std::int64_t{1} << 30;
     const double dma_large = sim().iso_coll(c, 8).time_us;
     c.impl = wl::CollectiveImpl::cu;

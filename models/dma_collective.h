@@ -83,7 +83,7 @@ public:
 private:
   void start_phase(TimePs handoff);
   void flush_then_submit();
-  void submit_transfers(TimePs submit);
+  void submit_transfers(TimePs per);
   void transfer_done(TimePs now);
   void phase_done(TimePs now);
   [[nodiscard]] bool sync_on_cu() const;

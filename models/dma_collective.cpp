@@ -186,6 +186,7 @@ void DmaCollective::submit_transfers(TimePs per) {
   const int per_doorbell = options_.batched ? total : dm.transfers_per_doorbell;
   const TimePs start_cost = s_to_ps(dm.engine_start_latency);
   std::vector<int> queued(static_cast<size_t>(engines_used_), 0);
+  std::vector<TimePs> last_submitted(static_cast<size_t>(engines_used_), 0);  // per initiator
   int index = 0;
   for (int c = 0; c < chunks; ++c) {
     for (int p = 0; p < plan_.peers; ++p, ++index) {
@@ -199,18 +200,8 @@ void DmaCollective::submit_transfers(TimePs per) {
       records_.push_back(DmaTransferRecord{engine, p, chunk_bytes, 0, 0});
       flows_.emplace_back();
       ++outstanding_;
-      if (engine::TraceRecorder* tr = sim_.trace()) {
-        const TimePs now = sim_.now();
-        const std::string who = dm.gpu_initiated ? fmt::format("sdma{} queue (gpu writer)", engine) : "host";
-        if (per > 0 && (dm.prelaunched ? index == 0 : position % per_doorbell == 0)) {
-          tr->span("gpu0", who, dm.prelaunched ? "trigger" : "submit", now + submitted - per, now + submitted,
-                   "dma");
-        }
-        if (start_cost > 0) {
-          tr->span("gpu0", fmt::format("sdma{}", engine), "engine start", now + submitted, now + ready,
-                   "dma");
-        }
-      }
+      last_submitted[static_cast<size_t>(dm.gpu_initiated ? engine : 0)] =
+          std::max(last_submitted[static_cast<size_t>(dm.gpu_initiated ? engine : 0)], submitted);
       sim_.after(ready, [this, rec, engine, p, chunk_bytes, engine_per_byte, llc_per_byte, hbm_per_byte, &m] {
         engine::FlowSpec f;
         f.work = chunk_bytes;
@@ -232,13 +223,31 @@ void DmaCollective::submit_transfers(TimePs per) {
         flows_[rec] = sim_.start_flow(std::move(f), [this, rec](TimePs now) {
           records_[rec].end = now;
           if (engine::TraceRecorder* tr = sim_.trace()) {
+            // The engine's start cost nests inside the transfer's slice (one track, no overlap).
             const auto& r = records_[rec];
-            tr->span("gpu0", fmt::format("sdma{}", r.engine), fmt::format("to gpu{}", r.peer + 1), r.start,
-                     r.end, "dma");
+            const TimePs begin = r.start - s_to_ps(spec_.model.dma.engine_start_latency);
+            const std::string track = fmt::format("sdma{}", r.engine);
+            tr->span("gpu0", track, fmt::format("to gpu{}", r.peer + 1), begin, r.end, "dma");
+            if (begin < r.start) tr->span("gpu0", track, "engine start", begin, r.start, "dma");
           }
           transfer_done(now);
         });
       });
+    }
+  }
+  engine::TraceRecorder* tr = sim_.trace();
+  if (tr == nullptr || per <= 0) return;
+  // One slice per initiator for its whole run of submissions (the host's serial ones, or each GPU
+  // queue writer's).
+  const char* what = dm.prelaunched ? "trigger" : "submissions";
+  if (!dm.gpu_initiated) {
+    tr->span("gpu0", "host submissions", what, sim_.now(), sim_.now() + last_submitted[0], "dma");
+    return;
+  }
+  for (size_t e = 0; e < last_submitted.size(); ++e) {
+    if (last_submitted[e] > 0) {
+      tr->span("gpu0", fmt::format("sdma{} queue (gpu writer)", e), what, sim_.now(),
+               sim_.now() + last_submitted[e], "dma");
     }
   }
 }

@@ -16,6 +16,7 @@
 
 #include "hardware/hardware_fields.h"
 #include "hardware/hardware_loader.h"
+#include "hardware/hardware_validate.h"
 #include "models/c3_simulator.h"
 #include "models/node_resources.h"
 #include "models/policy.h"
@@ -159,6 +160,16 @@ TEST(DmaMemory, ChannelPartitionGivesEachSideAtMostItsShare) {
   hw::set_field(p, "model.dma.prelaunched", "true");
   const double t = iso(p, wl::CollectiveOp::all_gather, 1024 * kMiB);
   EXPECT_NEAR(t, 4.3 + 2.9 + 134217728 / (450e3 / 14) + 2.7, 0.01);
+}
+
+TEST(DmaFields, ImpossibleValuesAreInputErrors) {
+  hw::NodeSpec s = pinned();
+  EXPECT_THROW(hw::set_field(s, "model.dma.transfers_per_doorbell", "0"), InputError);
+  EXPECT_THROW(hw::set_field(s, "spec.dma.reduce_bandwidth", "-1 GB/s"), InputError);
+  EXPECT_THROW(hw::set_field(s, "model.dma.gpu_submit_latency", "3 GB/s"), InputError);  // wrong unit
+  EXPECT_THROW(hw::set_field(s, "model.dma.memory_priority", "0"), InputError);
+  hw::set_field(s, "model.memory.collective_channel_share", "1");
+  EXPECT_THROW(hw::validate(s), InputError);  // leaves the GEMM no channel
 }
 
 TEST(DmaMemory, StreamingWritesTakeHalfTheLlcTraffic) {

@@ -32,6 +32,19 @@ bool has_hbm_miss_latency_ratio(const NodeSpec& s) { return s.model.gemm.hbm_mis
 bool has_link_stall(const NodeSpec& s) { return s.model.collective.link_stall_fraction != 0; }
 bool has_dynamic_tiles(const NodeSpec& s) { return s.model.gemm.dynamic_tiles; }
 bool has_ll_protocol(const NodeSpec& s) { return s.model.collective.ll_protocol_efficiency != 0; }
+// DMA-engine what-ifs: absent means today's host-driven, copy-only engine.
+bool has_reduce_bw(const NodeSpec& s) { return s.dma.reduce_bw != 0; }
+bool has_engine_start(const NodeSpec& s) { return s.model.dma.engine_start_latency != 0; }
+bool has_gpu_initiated(const NodeSpec& s) { return s.model.dma.gpu_initiated; }
+bool has_gpu_submit(const NodeSpec& s) { return s.model.dma.gpu_submit_latency != 0; }
+bool has_prelaunched(const NodeSpec& s) { return s.model.dma.prelaunched; }
+bool has_per_doorbell(const NodeSpec& s) { return s.model.dma.transfers_per_doorbell != 1; }
+bool has_gpu_polled(const NodeSpec& s) { return s.model.dma.gpu_polled_completion; }
+bool has_gpu_completion(const NodeSpec& s) { return s.model.dma.gpu_completion_latency != 0; }
+bool has_llc_bypass(const NodeSpec& s) { return s.model.dma.llc_bypass; }
+bool has_memory_priority(const NodeSpec& s) { return s.model.dma.memory_priority != 1; }
+bool has_l2_flush(const NodeSpec& s) { return s.model.dma.l2_flush_bw != 0; }
+bool has_channel_share(const NodeSpec& s) { return s.model.memory.collective_channel_share != 0; }
 
 using D = Dimension;
 using C = Constraint;
@@ -71,6 +84,7 @@ constexpr FieldDef kFields[] = {
   {"spec.dma.engines",          D::dimensionless, C::positive, kReq, at<&S::dma, &DmaSpec::engines>, nullptr},
   {"spec.dma.engine_bandwidth", D::bandwidth,     C::positive, kReq, at<&S::dma, &DmaSpec::engine_bw>, nullptr},
   {"spec.dma.bypasses_l2",      D::dimensionless, C::none,     kReq, at<&S::dma, &DmaSpec::bypasses_l2>, nullptr},
+  {"spec.dma.reduce_bandwidth", D::bandwidth,     C::non_negative, kOpt, at<&S::dma, &DmaSpec::reduce_bw>, has_reduce_bw},
 
   {"model.gemm.macro_tile_m",      D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::macro_tile_m>, nullptr},
   {"model.gemm.macro_tile_n",      D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::macro_tile_n>, nullptr},
@@ -88,6 +102,7 @@ constexpr FieldDef kFields[] = {
   {"model.memory.llc_bandwidth",        D::bandwidth, C::non_negative, kReq, at<&S::model, &M::memory, &MemoryModel::llc_bw>, nullptr},
   {"model.memory.hbm_bandwidth",        D::bandwidth, C::positive,     kReq, at<&S::model, &M::memory, &MemoryModel::hbm_bw>, nullptr},
   {"model.memory.l2_bandwidth_per_xcd", D::bandwidth, C::positive,     kReq, at<&S::model, &M::memory, &MemoryModel::l2_bw_per_xcd>, nullptr},
+  {"model.memory.collective_channel_share", D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::memory, &MemoryModel::collective_channel_share>, has_channel_share},
 
   {"model.collective.workgroup_copy_bandwidth",      D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::workgroup_copy_bw>, nullptr},
   {"model.collective.link_bandwidth",                D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::link_bw>, nullptr},
@@ -111,6 +126,16 @@ constexpr FieldDef kFields[] = {
   {"model.dma.memory_stall_fraction", D::dimensionless, C::non_negative, kReq, at<&S::model, &M::dma, &DmaModel::memory_stall_fraction>, nullptr},
   {"model.dma.engine_map",         D::dimensionless, C::none,         kReq, at<&S::model, &M::dma, &DmaModel::engine_map>, nullptr},
   {"model.dma.completion_needs_cu", D::dimensionless, C::none,        kReq, at<&S::model, &M::dma, &DmaModel::completion_needs_cu>, nullptr},
+  {"model.dma.engine_start_latency",   D::time,          C::non_negative, kOpt, at<&S::model, &M::dma, &DmaModel::engine_start_latency>, has_engine_start},
+  {"model.dma.gpu_initiated",          D::dimensionless, C::none,         kOpt, at<&S::model, &M::dma, &DmaModel::gpu_initiated>, has_gpu_initiated},
+  {"model.dma.gpu_submit_latency",     D::time,          C::non_negative, kOpt, at<&S::model, &M::dma, &DmaModel::gpu_submit_latency>, has_gpu_submit},
+  {"model.dma.prelaunched",            D::dimensionless, C::none,         kOpt, at<&S::model, &M::dma, &DmaModel::prelaunched>, has_prelaunched},
+  {"model.dma.transfers_per_doorbell", D::dimensionless, C::positive,     kOpt, at<&S::model, &M::dma, &DmaModel::transfers_per_doorbell>, has_per_doorbell},
+  {"model.dma.gpu_polled_completion",  D::dimensionless, C::none,         kOpt, at<&S::model, &M::dma, &DmaModel::gpu_polled_completion>, has_gpu_polled},
+  {"model.dma.gpu_completion_latency", D::time,          C::non_negative, kOpt, at<&S::model, &M::dma, &DmaModel::gpu_completion_latency>, has_gpu_completion},
+  {"model.dma.llc_bypass",             D::dimensionless, C::none,         kOpt, at<&S::model, &M::dma, &DmaModel::llc_bypass>, has_llc_bypass},
+  {"model.dma.memory_priority",        D::dimensionless, C::positive,     kOpt, at<&S::model, &M::dma, &DmaModel::memory_priority>, has_memory_priority},
+  {"model.dma.l2_flush_bandwidth",     D::bandwidth,     C::non_negative, kOpt, at<&S::model, &M::dma, &DmaModel::l2_flush_bw>, has_l2_flush},
 
   {"model.dispatch.kernel_launch_latency",      D::time, C::non_negative, kReq, at<&S::model, &M::dispatch, &DispatchModel::kernel_launch_latency>, nullptr},
   {"model.dispatch.c3_launch_gap",              D::time, C::non_negative, kReq, at<&S::model, &M::dispatch, &DispatchModel::c3_launch_gap>, nullptr},
@@ -262,7 +287,7 @@ void parse_field(const FieldDef& f, NodeSpec& spec, const std::string& text, con
         } else {
           static_assert(std::is_same_v<T, EngineMap>);
           *p = parse_enum<EngineMap>(f, text, where, parse_engine_map,
-                                     {EngineMap::round_robin, EngineMap::per_peer});
+                                     {EngineMap::round_robin, EngineMap::per_peer, EngineMap::all_on_one});
         }
       },
       ref);

@@ -55,12 +55,22 @@ void check_llc(const NodeSpec& spec, const HardwareSourceMap& sources) {
   check("model.memory.llc_bandwidth", spec.model.memory.llc_bw);
 }
 
+// A channel partition must leave channels to both sides.
+void check_channel_share(const NodeSpec& spec, const HardwareSourceMap& sources) {
+  const double share = spec.model.memory.collective_channel_share;
+  if (share >= 1) {
+    fail(sources, "model.memory.collective_channel_share",
+         fmt::format("must be below 1 (got {}): the GEMM needs some HBM channels", share));
+  }
+}
+
 }  // namespace
 
 void validate(const NodeSpec& spec, const HardwareSourceMap& sources) {
   for (const FieldDef& f : hardware_fields()) check_field(f, spec, sources.at(std::string(f.key)));
   check_cu_budget(spec, sources);
   check_llc(spec, sources);
+  check_channel_share(spec, sources);
 }
 
 void validate(const NodeSpec& spec) { validate(spec, HardwareSourceMap(spec.source_file)); }

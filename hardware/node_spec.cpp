@@ -14,6 +14,7 @@ const char* to_string(EngineMap m) {
   switch (m) {
     case EngineMap::round_robin: return "round_robin";
     case EngineMap::per_peer: return "per_peer";
+    case EngineMap::all_on_one: return "all_on_one";
   }
   return "?";
 }
@@ -27,7 +28,7 @@ std::optional<Topology> parse_topology(std::string_view text) {
 }
 
 std::optional<EngineMap> parse_engine_map(std::string_view text) {
-  for (EngineMap m : {EngineMap::round_robin, EngineMap::per_peer}) {
+  for (EngineMap m : {EngineMap::round_robin, EngineMap::per_peer, EngineMap::all_on_one}) {
     if (text == to_string(m)) return m;
   }
   return std::nullopt;

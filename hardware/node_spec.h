@@ -22,7 +22,7 @@ using c3sim::parse_dtype;
 using c3sim::to_string;
 
 enum class Topology { fully_connected, switched };
-enum class EngineMap { round_robin, per_peer };  // how DMA transfers are placed on engines
+enum class EngineMap { round_robin, per_peer, all_on_one };  // how DMA transfers are placed on engines
 
 const char* to_string(Topology t);
 const char* to_string(EngineMap m);
@@ -65,6 +65,8 @@ struct DmaSpec {
   int engines = 0;          // engines: copy engines usable for peer transfers
   double engine_bw = 0;     // engine_bandwidth: per engine peak
   bool bypasses_l2 = true;  // bypasses_l2: engines sit beyond the XCD L2s (MI300X: IOD)
+  double reduce_bw = 0;     // reduce_bandwidth: bytes/s of bf16/fp32 sum one engine's reduction
+                            //   unit produces (0 or absent = engines only copy; MI300X SDMA)
 };
 
 // model.gemm: the vendor GEMM library's kernels, as the tile model sees them.
@@ -97,10 +99,13 @@ struct GemmModel {
 
 // model.memory: achieved (not peak) bandwidths the fluid solver shares out.
 struct MemoryModel {
-  double xcd_fabric_bw = 0;  // xcd_fabric_bandwidth: L2-miss traffic of one XCD to LLC/HBM
-  double llc_bw = 0;         // llc_bandwidth: achieved LLC bandwidth (whole GPU)
-  double hbm_bw = 0;         // hbm_bandwidth: achieved HBM bandwidth
-  double l2_bw_per_xcd = 0;  // l2_bandwidth_per_xcd: achieved CU <- L2 bandwidth per XCD
+  double xcd_fabric_bw = 0;             // xcd_fabric_bandwidth: L2-miss traffic of one XCD to LLC/HBM
+  double llc_bw = 0;                    // llc_bandwidth: achieved LLC bandwidth (whole GPU)
+  double hbm_bw = 0;                    // hbm_bandwidth: achieved HBM bandwidth
+  double l2_bw_per_xcd = 0;             // l2_bandwidth_per_xcd: achieved CU <- L2 bandwidth per XCD
+  double collective_channel_share = 0;  // collective_channel_share: share of HBM channels (and the LLC
+                                        //   slices in front of them) given to the collective's buffers;
+                                        //   the GEMM keeps the rest (0 or absent = all shared)
 };
 
 // model.collective: CU-based (RCCL/NCCL-like) collectives.
@@ -139,6 +144,27 @@ struct DmaModel {
                                      //   that needs a CU, so it waits behind a kernel holding all CUs
   double memory_stall_fraction = 0;  // memory_stall_fraction: share of an engine's copy time exposed to
                                      //   memory latency (queues behind a GEMM's traffic)
+  // Who launches the copies and who sees them finish (all optional; absent = host-driven, one
+  // doorbell per transfer, no engine start cost, host-observed completion).
+  double engine_start_latency = 0;     // engine_start_latency: an engine's time from doorbell to first
+                                       //   byte of one transfer (descriptor fetch, address translation)
+  bool gpu_initiated = false;          // gpu_initiated: a kernel or the command processor writes the
+                                       //   descriptors (one writer per engine queue, in parallel); no host
+  double gpu_submit_latency = 0;       // gpu_submit_latency: a GPU-side writer's cost per doorbell
+  bool prelaunched = false;            // prelaunched: descriptors were recorded ahead, gated on one signal;
+                                       //   the launch is one trigger by the initiator
+  int transfers_per_doorbell = 1;      // transfers_per_doorbell: transfers one submission (API call /
+                                       //   doorbell ring) carries; the initiator pays per submission
+  bool gpu_polled_completion = false;  // gpu_polled_completion: the consumer polls the completion
+                                       //   signal on the GPU instead of the host waking up for it
+  double gpu_completion_latency = 0;   // gpu_completion_latency: signal write to a GPU poller seeing it
+  // Memory side (optional; absent = today's behaviour).
+  bool llc_bypass = false;     // llc_bypass: engine writes stream past the LLC (no allocation)
+  double memory_priority = 1;  // memory_priority: share weight of engine traffic at the memory
+                               //   (1 = FIFO like any requester; k = served k x its standalone share)
+  double l2_flush_bw = 0;      // l2_flush_bandwidth: rate the producer's dirty L2 lines are written
+                               //   back before a copy may read them (0 or absent = producers write
+                               //   through, nothing to flush)
 };
 
 // model.dispatch: kernel launch and workgroup placement.

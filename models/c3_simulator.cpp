@@ -182,8 +182,10 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
       DmaOptions o;
       o.engines_used = s.engines.value_or(0);
       o.batched = s.impl == wl::CollectiveImpl::vendor_zero_cta;
+      o.reduce_on_cu = s.impl == wl::CollectiveImpl::dma_hybrid;
       o.gpu = &gpu;
       o.kernel = kCollectiveKernel;
+      o.cu_kernel = &comm_k;
       engine::StreamConfig sync{"comm_stream", s.comm_priority, {}};
       if (s.comm_cus) sync.mask = spread_mask(spec_, *s.comm_cus, /*from_low=*/true);
       o.sync_stream = gpu.add_stream(std::move(sync));

@@ -1,19 +1,31 @@
 #pragma once
 // DMA-offloaded collective (ConCCL-like, paper Section VI-B): the collective becomes per-peer
-// transfers placed on copy engines. The host submits them one after another (each costs
-// `submit_latency` on the single host thread), each transfer is capped by its engine and its link
-// and shares LLC/HBM (MI300X engines sit beyond the XCD L2s, so no L2 or XCD-fabric traffic), and
-// the collective ends when the last copy's completion signal has reached the host.
-// Small sizes come out launch-bound from these costs, not from a size rule.
+// transfers placed on copy engines. Each transfer is capped by its engine and its link and shares
+// LLC/HBM (MI300X engines sit beyond the XCD L2s, so no L2 or XCD-fabric traffic); the collective
+// ends when the last copy's completion signal has been seen. Small sizes come out launch-bound
+// from the launch mechanism below, not from a size rule.
+//
+// Who launches the copies (model.dma.*, hardware/node_spec.h):
+// - host-driven (default): one host thread makes the submissions one after another, each costing
+//   `submit_latency`; a submission carries `transfers_per_doorbell` transfers (1 = one per copy).
+// - gpu_initiated: a kernel or the command processor writes the descriptors, one writer per engine
+//   queue, so queues fill in parallel; each submission costs `gpu_submit_latency` on its queue.
+// - prelaunched: the copies were recorded ahead, gated on one signal; the launch is one trigger
+//   submission by the initiator.
+// Every transfer then costs its engine `engine_start_latency` before its first byte. Completion
+// is seen by the host (`completion_latency`) or by a GPU poller (`gpu_completion_latency`).
+//
+// Arithmetic in the engine: with spec.dma.reduce_bandwidth > 0 a reduce-scatter is one reduce
+// phase (each peer's engine reads my contribution over the link and sums it into its shard: read
+// accumulator, add, write) and an all-reduce is a reduce phase on shards then an all-gather phase;
+// `reduce_on_cu` (policy hybrid_ar) runs the reduce-scatter as a CU kernel and only the all-gather
+// on the engines. Between phases the next phase's initiator must first see the previous end.
 //
 // `batched` models a vendor copy-engine path (NCCL zero-CTA via cudaMemcpyBatchAsync): one
-// submission for all transfers.
-//
-// With model.dma.completion_needs_cu (Hopper) and a dispatcher given, the completion signal is a
-// one-workgroup kernel (`completion_latency` long) on its own stream: beside a persistent kernel
-// that holds every CU it waits until that kernel ends, so the bytes move during the GEMM but the
-// collective completes after it (hardware/measurements/README.md). A batched vendor path also
-// starts with such a barrier kernel (NCCL zero-CTA's inter-GPU barrier), so its copies wait too.
+// submission for all transfers. With model.dma.completion_needs_cu (Hopper) and a dispatcher
+// given, the completion signal is a one-workgroup kernel (`completion_latency` long) on its own
+// stream: beside a persistent kernel that holds every CU it waits until that kernel ends
+// (hardware/measurements/README.md). A batched vendor path also starts with such a barrier kernel.
 #include <functional>
 #include <vector>
 
@@ -28,9 +40,11 @@ namespace c3sim::models {
 struct DmaOptions {
   int engines_used = 0;  // 0 = one per peer, capped at the engines present
   bool batched = false;
-  engine::GpuDispatcher* gpu = nullptr;  // where sync kernels run (completion_needs_cu)
-  engine::StreamId sync_stream = -1;     // the collective's stream on `gpu`
-  std::int32_t kernel = -1;              // program kernel id its copies and sync kernels carry
+  bool reduce_on_cu = false;              // all-reduce: reduce-scatter on CUs, all-gather on engines
+  engine::GpuDispatcher* gpu = nullptr;   // where sync kernels and a CU phase run
+  engine::StreamId sync_stream = -1;      // the collective's stream on `gpu`
+  std::int32_t kernel = -1;               // program kernel id its copies and sync kernels carry
+  engine::KernelId* cu_kernel = nullptr;  // receives a CU phase's kernel id (residency tracking)
 };
 
 struct DmaTransferRecord {
@@ -41,12 +55,24 @@ struct DmaTransferRecord {
   TimePs end = 0;
 };
 
+// One step of the collective: per-peer transfers on the engines, or a CU reduce-scatter kernel.
+struct DmaPhase {
+  double bytes_sent = 0;  // per GPU, over its outgoing links
+  bool reduce = false;    // the engine sums into the destination (read, add, write)
+  bool on_cu = false;     // a CU reduce-scatter kernel of output `cu_output_bytes`
+  double cu_output_bytes = 0;
+};
+
+// The phases a collective takes on copy engines. Throws ModelError for a reduction without a way
+// to reduce (the policy layer rejects that first, as an InputError).
+std::vector<DmaPhase> dma_phases(const CollectivePlan& plan, const hw::NodeSpec& spec, bool reduce_on_cu);
+
 class DmaCollective {
 public:
   DmaCollective(engine::Simulation& sim, const NodeResources& res, const hw::NodeSpec& spec,
                 CollectivePlan plan, InterferenceState& state, DmaOptions options);
 
-  // Starts host-side submission now; `done` runs when the host has seen completion.
+  // Starts the launch now; `done` runs when the completion has been seen.
   void start(std::function<void(TimePs)> done);
 
   [[nodiscard]] const std::vector<DmaTransferRecord>& transfers() const { return records_; }
@@ -57,11 +83,17 @@ public:
   [[nodiscard]] int engines_used() const { return engines_used_; }
 
 private:
-  void submit_transfers(TimePs submit);
+  void start_phase(TimePs handoff);
+  void flush_then_submit();
+  void submit_transfers(TimePs per);
   void transfer_done(TimePs now);
+  void phase_done(TimePs now);
   [[nodiscard]] bool sync_on_cu() const;
+  [[nodiscard]] TimePs completion_seen() const;
   // Launches a one-workgroup sync kernel now; `then` runs when it ends.
   void launch_sync(const char* name, std::function<void(TimePs)> then);
+  [[nodiscard]] double rate_cap() const;
+  [[nodiscard]] int engine_for(int index, int peer, int chunk) const;
 
   engine::Simulation& sim_;
   const NodeResources& res_;
@@ -69,11 +101,13 @@ private:
   CollectivePlan plan_;
   InterferenceState& state_;
   DmaOptions options_;
+  std::vector<DmaPhase> phases_;
+  size_t phase_ = 0;
+  double polluting_ = 0;  // LLC footprint currently charged to state_
   int engines_used_ = 0;
   int outstanding_ = 0;
   std::vector<DmaTransferRecord> records_;
   std::vector<engine::FlowId> flows_;  // parallel to records_ (invalid until started)
-  [[nodiscard]] double rate_cap() const;
   std::function<void(TimePs)> done_;
 };
 

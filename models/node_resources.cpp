@@ -5,9 +5,18 @@
 namespace c3sim::models {
 
 NodeResources::NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, bool private_memory)
-    : private_memory_(private_memory), peers_(spec.interconnect.gpus - 1) {
-  mem_.push_back(build_memory(sim, spec, private_memory ? "[gemm]" : ""));
-  if (private_memory) mem_.push_back(build_memory(sim, spec, "[comm]"));
+    : peers_(spec.interconnect.gpus - 1) {
+  const double share = spec.model.memory.collective_channel_share;
+  mem_.push_back(build_memory(sim, spec, private_memory ? "[gemm]" : "", share > 0 ? 1 - share : 1));
+  if (private_memory) {
+    mem_.push_back(build_memory(sim, spec, "[comm]", share > 0 ? share : 1));
+  } else if (share > 0) {
+    // Same L2s and fabric; the collective's own channels behind them.
+    MemoryResources comm = mem_[0];
+    if (comm.llc >= 0) comm.llc = sim.add_resource("llc[comm channels]", share * spec.model.memory.llc_bw);
+    comm.hbm = sim.add_resource("hbm[comm channels]", share * spec.model.memory.hbm_bw);
+    mem_.push_back(comm);
+  }
   if (spec.interconnect.topology == hw::Topology::fully_connected) {
     for (int p = 0; p < peers_; ++p) {
       links_.push_back(sim.add_resource(fmt::format("link_out{}", p), spec.model.collective.link_bw,
@@ -24,7 +33,7 @@ NodeResources::NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, 
 }
 
 MemoryResources NodeResources::build_memory(engine::Simulation& sim, const hw::NodeSpec& spec,
-                                            const std::string& suffix) {
+                                            const std::string& suffix, double channel_share) {
   MemoryResources m;
   for (int x = 0; x < spec.compute.xcds; ++x) {
     const std::string where = fmt::format("xcd{}{}", x, suffix);
@@ -34,8 +43,10 @@ MemoryResources NodeResources::build_memory(engine::Simulation& sim, const hw::N
                                         engine::ResourceKind::xcd_fabric, where));
   }
   if (spec.memory.llc_bytes > 0)
-    m.llc = sim.add_resource("llc" + suffix, spec.model.memory.llc_bw, engine::ResourceKind::llc, suffix);
-  m.hbm = sim.add_resource("hbm" + suffix, spec.model.memory.hbm_bw, engine::ResourceKind::hbm, suffix);
+    m.llc = sim.add_resource("llc" + suffix, channel_share * spec.model.memory.llc_bw,
+                             engine::ResourceKind::llc, suffix);
+  m.hbm = sim.add_resource("hbm" + suffix, channel_share * spec.model.memory.hbm_bw,
+                           engine::ResourceKind::hbm, suffix);
   return m;
 }
 

@@ -8,6 +8,11 @@
 //
 // With `private_memory` each kernel class gets its own copy of every memory resource: the
 // counterfactual used to attribute slowdown to bandwidth sharing (see c3_simulator.h).
+//
+// With model.memory.collective_channel_share s > 0 the HBM channels (and the LLC slices in front
+// of them) are partitioned: the collective's buffers live in a share s of them, so its LLC and HBM
+// traffic crosses resources of s x the bandwidth and the GEMM's the remaining (1 - s); the XCD L2s
+// and fabric stay shared.
 #include <string>
 #include <vector>
 
@@ -37,7 +42,7 @@ public:
   NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, bool private_memory);
 
   [[nodiscard]] const MemoryResources& memory(KernelClass k) const {
-    return private_memory_ ? mem_[static_cast<size_t>(k)] : mem_[0];
+    return mem_.size() > 1 ? mem_[static_cast<size_t>(k)] : mem_[0];
   }
   // Outgoing link directions: one per peer (fully connected) or one switch port (switched).
   [[nodiscard]] const std::vector<engine::ResourceId>& links() const { return links_; }
@@ -51,9 +56,10 @@ public:
   }
 
 private:
-  MemoryResources build_memory(engine::Simulation& sim, const hw::NodeSpec& spec, const std::string& suffix);
+  // `channel_share`: the share of the LLC/HBM channels these resources stand for.
+  MemoryResources build_memory(engine::Simulation& sim, const hw::NodeSpec& spec, const std::string& suffix,
+                               double channel_share);
 
-  bool private_memory_;
   std::vector<MemoryResources> mem_;
   std::vector<engine::ResourceId> links_;
   std::vector<engine::ResourceId> engines_;

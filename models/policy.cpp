@@ -97,6 +97,9 @@ std::unique_ptr<Policy> make_policy(const std::string& name, const hw::NodeSpec&
     const int cus = parse_cus(arg, name, spec, where);
     p.comm_impl = wl::CollectiveImpl::dma;
     p.gemm_cus = spec.compute.total_cus() - cus;
+  } else if (head == "hybrid_ar") {
+    need_arg(false);
+    p.comm_impl = wl::CollectiveImpl::dma_hybrid;
   } else if (head == "vendor_zero_cta" || head == "vendor_zero_cta_sp") {
     need_arg(false);
     p.comm_impl = wl::CollectiveImpl::vendor_zero_cta;
@@ -105,7 +108,7 @@ std::unique_ptr<Policy> make_policy(const std::string& name, const hw::NodeSpec&
     throw InputError(
         where, "policies",
         fmt::format("unknown policy '{}' (known: base, sp, prio, rp:<cus>, sp_rp:<cus>, dma, dma_sp, "
-                    "dma_rp:<cus>, vendor_zero_cta, vendor_zero_cta_sp, or 'all')",
+                    "dma_rp:<cus>, vendor_zero_cta, vendor_zero_cta_sp, hybrid_ar, or 'all')",
                     name));
   }
   return std::make_unique<BuiltinPolicy>(name, p);
@@ -120,6 +123,49 @@ std::vector<int> rp_sweep_cus(const hw::NodeSpec& spec) {
 
 std::vector<std::string> standard_policy_names() {
   return {"base", "sp", "prio", "rp_best", "sp_rp_best", "dma", "dma_rp_best"};
+}
+
+std::vector<std::string> standard_policy_names(wl::CollectiveOp op, const hw::NodeSpec& spec) {
+  std::vector<std::string> out;
+  for (auto& n : standard_policy_names()) {
+    if (policy_unsupported(n, op, spec).empty()) out.push_back(std::move(n));
+  }
+  if (op == wl::CollectiveOp::all_reduce) out.emplace_back("hybrid_ar");
+  return out;
+}
+
+std::string policy_unsupported(const std::string& name, wl::CollectiveOp op, const hw::NodeSpec& spec) {
+  const std::string head = name.substr(0, name.find(':'));
+  const bool reduction = op == wl::CollectiveOp::reduce_scatter || op == wl::CollectiveOp::all_reduce;
+  if (head == "hybrid_ar") {
+    if (op != wl::CollectiveOp::all_reduce) {
+      return fmt::format(
+          "hybrid_ar is an all-reduce (reduce-scatter on CUs, all-gather on copy engines), "
+          "not a {}",
+          wl::to_string(op));
+    }
+    return {};
+  }
+  if (head.rfind("vendor_zero_cta", 0) == 0 && reduction) {
+    return fmt::format("the vendor copy-engine path has no {}", wl::to_string(op));
+  }
+  const bool dma = head == "dma" || head == "dma_sp" || head == "dma_rp" || head == "dma_rp_best";
+  if (dma && reduction && !(spec.dma.reduce_bw > 0)) {
+    return fmt::format(
+        "the copy engines of {} cannot reduce (spec.dma.reduce_bandwidth is 0), so a {} "
+        "cannot be offloaded to them; use a CU policy{}",
+        spec.name, wl::to_string(op), op == wl::CollectiveOp::all_reduce ? " or hybrid_ar" : "");
+  }
+  return {};
+}
+
+void check_policy_runs(const std::string& name, const wl::Scenario& scenario, const hw::NodeSpec& spec,
+                       const SourceLocation& where) {
+  const std::string why = policy_unsupported(name, scenario.collective.op, spec);
+  if (!why.empty()) {
+    throw InputError(where, "policies",
+                     fmt::format("scenario '{}', policy '{}': {}", scenario.name, name, why));
+  }
 }
 
 }  // namespace c3sim::models

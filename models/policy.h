@@ -43,7 +43,8 @@ public:
 };
 
 // Built-in policies by name: base, sp, prio, rp:<cus>, sp_rp:<cus>, dma, dma_sp, dma_rp:<cus>,
-// vendor_zero_cta, vendor_zero_cta_sp. Throws InputError (at `where`, key "policies") for an unknown
+// vendor_zero_cta, vendor_zero_cta_sp, hybrid_ar (all-reduce: reduce-scatter on CUs, all-gather on
+// copy engines; paper VII). Throws InputError (at `where`, key "policies") for an unknown
 // name or a CU count that is not a positive multiple of the hardware's mask granularity leaving
 // CUs for the GEMM.
 std::unique_ptr<Policy> make_policy(const std::string& name, const hw::NodeSpec& spec,
@@ -55,6 +56,19 @@ std::vector<int> rp_sweep_cus(const hw::NodeSpec& spec);
 
 // Names in `all`: base, sp, prio, rp_best (sweep), sp_rp_best, dma, dma_rp_best.
 std::vector<std::string> standard_policy_names();
+// `all` for one collective on this hardware: the standard names it can run (no DMA offload of a
+// reduction on engines that cannot reduce), plus hybrid_ar for an all-reduce.
+std::vector<std::string> standard_policy_names(wl::CollectiveOp op, const hw::NodeSpec& spec);
+
+// Why policy `name` (built-in or a *_best sweep) cannot run collective `op` on this hardware, or ""
+// when it can: DMA offload of a reduce-scatter/all-reduce needs engines with a reduction unit
+// (spec.dma.reduce_bandwidth > 0); hybrid_ar is an all-reduce; the vendor copy-engine path only
+// gathers and exchanges.
+std::string policy_unsupported(const std::string& name, wl::CollectiveOp op, const hw::NodeSpec& spec);
+// Throws InputError at `where` (key "policies") naming the scenario and policy when
+// policy_unsupported gives a reason.
+void check_policy_runs(const std::string& name, const wl::Scenario& scenario, const hw::NodeSpec& spec,
+                       const SourceLocation& where);
 
 // Checks that a CU count is a valid mask size on this hardware; throws InputError otherwise.
 void validate_cu_count(int cus, const hw::NodeSpec& spec, const SourceLocation& where,

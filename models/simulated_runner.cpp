@@ -109,12 +109,12 @@ std::vector<wl::Record> SimulatedRunner::run(const wl::RunRequest& req) {
   for (int cus : req.gemm_cu_limits) out.emplace_back(gemm_record(cus));
   out.emplace_back(coll_record(wl::CollectiveImpl::cu, std::nullopt));
   for (int w : req.coll_workgroup_limits) out.emplace_back(coll_record(wl::CollectiveImpl::cu, w));
-  std::vector<std::string> policies = req.policies.empty() ? standard_policy_names() : req.policies;
+  std::vector<std::string> policies =
+      req.policies.empty() ? standard_policy_names(s.collective.op, spec) : req.policies;
+  for (const auto& p : policies) check_policy_runs(p, s, spec, s.location);
   bool any_dma = false;
   for (const auto& p : policies) any_dma = any_dma || p.rfind("dma", 0) == 0;
-  if (any_dma && !plan_collective(s.collective, spec, gpus, std::nullopt).reduction) {
-    out.emplace_back(coll_record(wl::CollectiveImpl::dma, std::nullopt));
-  }
+  if (any_dma) out.emplace_back(coll_record(wl::CollectiveImpl::dma, std::nullopt));
   for (const auto& p : policies) out.emplace_back(to_record(s, sim_.run_named(s, p), gpus));
   return out;
 }

@@ -28,12 +28,13 @@ constexpr std::array<std::pair<const char*, CollectiveOp>, 16> kOpNames{{
     {"ar", CollectiveOp::all_reduce},
 }};
 
-constexpr std::array<std::pair<const char*, CollectiveImpl>, 5> kImplNames{{
+constexpr std::array<std::pair<const char*, CollectiveImpl>, 6> kImplNames{{
     {"cu", CollectiveImpl::cu},
     {"dma", CollectiveImpl::dma},
     {"vendor_zero_cta", CollectiveImpl::vendor_zero_cta},
     {"vendor-zero-cta", CollectiveImpl::vendor_zero_cta},
     {"zero_cta", CollectiveImpl::vendor_zero_cta},
+    {"dma_hybrid", CollectiveImpl::dma_hybrid},
 }};
 
 }  // namespace
@@ -53,6 +54,7 @@ const char* to_string(CollectiveImpl impl) {
     case CollectiveImpl::cu: return "cu";
     case CollectiveImpl::dma: return "dma";
     case CollectiveImpl::vendor_zero_cta: return "vendor_zero_cta";
+    case CollectiveImpl::dma_hybrid: return "dma_hybrid";
   }
   return "?";
 }

@@ -9,8 +9,9 @@ namespace c3sim::wl {
 
 enum class CollectiveOp { all_gather, all_to_all, reduce_scatter, all_reduce };
 // cu: kernel on compute units (RCCL/NCCL); dma: host-driven copy engines (ConCCL);
-// vendor_zero_cta: the vendor library's own copy-engine path (NCCL/RCCL zero-CTA policy).
-enum class CollectiveImpl { cu, dma, vendor_zero_cta };
+// vendor_zero_cta: the vendor library's own copy-engine path (NCCL/RCCL zero-CTA policy);
+// dma_hybrid: all-reduce as a reduce-scatter on CUs then an all-gather on copy engines (paper VII).
+enum class CollectiveImpl { cu, dma, vendor_zero_cta, dma_hybrid };
 
 const char* to_string(CollectiveOp op);
 const char* to_string(CollectiveImpl impl);

@@ -9,6 +9,7 @@ std::string CollConfig::describe() const {
     case wl::CollectiveImpl::cu: return max_ctas > 0 ? "cu,max_ctas=" + std::to_string(max_ctas) : "cu";
     case wl::CollectiveImpl::dma: return "dma," + dma.describe();
     case wl::CollectiveImpl::vendor_zero_cta: return "vendor_zero_cta";
+    case wl::CollectiveImpl::dma_hybrid: return "dma_hybrid";
   }
   return "?";
 }
@@ -83,6 +84,7 @@ Part Bench::coll_part(const CollConfig& config, bool high_priority) {
       const DmaOptions options = config.dma;
       return {"coll", dma_.streams(options), [this, options] { dma_.enqueue(shape_, plain_, options); }};
     }
+    case wl::CollectiveImpl::dma_hybrid: break;  // a simulator what-if (engines that need CUs to reduce)
   }
   throw DeviceError("c3bench: unknown collective implementation");
 }

@@ -26,8 +26,9 @@ struct RunArgs {
   bool no_attribution = false;
 };
 
-// Policies from --policy override the file's; "all" expands to the standard set. Every name is
-// checked against the hardware (CU masks) before anything runs.
+// Policies from --policy override the file's; "all" expands to the standard set the hardware can
+// run for this scenario's collective. Every name is checked against the hardware (CU masks, DMA
+// reductions) before anything runs.
 std::vector<std::string> policies_for(const wl::Scenario& s, const RunArgs& a, const hw::NodeSpec& spec) {
   std::vector<std::string> names;
   std::vector<SourceLocation> where;
@@ -44,9 +45,10 @@ std::vector<std::string> policies_for(const wl::Scenario& s, const RunArgs& a, c
   for (size_t i = 0; i < names.size(); ++i) {
     const SourceLocation loc = i < where.size() ? where[i] : s.location;
     if (names[i] == "all") {
-      for (const auto& n : models::standard_policy_names()) out.push_back(n);
+      for (const auto& n : models::standard_policy_names(s.collective.op, spec)) out.push_back(n);
       continue;
     }
+    models::check_policy_runs(names[i], s, spec, loc);
     if (names[i] == "rp_best" || names[i] == "sp_rp_best" || names[i] == "dma_rp_best") {
       out.push_back(names[i]);
       continue;
@@ -54,7 +56,7 @@ std::vector<std::string> policies_for(const wl::Scenario& s, const RunArgs& a, c
     (void)models::make_policy(names[i], spec, loc);  // throws InputError naming file and line
     out.push_back(names[i]);
   }
-  if (out.empty()) out = models::standard_policy_names();
+  if (out.empty()) out = models::standard_policy_names(s.collective.op, spec);
   return out;
 }
 

@@ -69,14 +69,14 @@ std::string render_task(const SweepSpec& spec, const TaskResult& result, OutputF
       out += wl::to_json(wl::Record{rec}).dump() + "\n";
       continue;
     }
-    const std::size_t point = result.task * spec.policies.size() + p;
+    const std::size_t point = result.task * spec.policies.size() + result.policy[p];
     out += fmt::format("{},{},{}", point, vi, csv_field(v.name));
     for (const auto& k : spec.varied_keys) {
       const std::string* value = setting_of(v, k);
       out += ',';
       if (value) out += csv_field(*value);
     }
-    out += fmt::format(",{},{},{},{},{}", csv_field(sc.name), csv_field(spec.policies[p]),
+    out += fmt::format(",{},{},{},{},{}", csv_field(sc.name), csv_field(spec.policies[result.policy[p]]),
                        csv_field(r.chosen), gpus, sc.collective.bytes);
     for (double x : {r.total_us, r.gemm_us, r.coll_us, r.iso_gemm_us, r.iso_coll_us, r.speedup(),
                      r.ideal_speedup(), r.percent_of_ideal()}) {

@@ -6,6 +6,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "models/policy.h"
+
 namespace c3sim::sweep {
 
 std::vector<TaskResult> run_tasks(const SweepSpec& spec, const std::vector<std::size_t>& tasks,
@@ -25,7 +27,11 @@ std::vector<TaskResult> run_tasks(const SweepSpec& spec, const std::vector<std::
       TaskResult& r = out[i];
       r.task = task;
       r.runs.reserve(spec.policies.size());
-      for (const auto& p : spec.policies) r.runs.push_back(sim.run_named(scenario, p));
+      for (std::size_t p = 0; p < spec.policies.size(); ++p) {
+        if (!models::policy_unsupported(spec.policies[p], scenario.collective.op, v.spec).empty()) continue;
+        r.runs.push_back(sim.run_named(scenario, spec.policies[p]));
+        r.policy.push_back(p);
+      }
       const std::size_t now_done = done.fetch_add(spec.policies.size()) + spec.policies.size();
       if (options.progress) {
         std::unique_lock lock(progress_lock, std::try_to_lock);  // never make a worker wait to print

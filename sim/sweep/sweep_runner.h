@@ -15,7 +15,8 @@ namespace c3sim::sweep {
 
 struct TaskResult {
   std::size_t task = 0;                // variant * scenarios + scenario
-  std::vector<models::C3Result> runs;  // one per policy, in the sweep's order
+  std::vector<models::C3Result> runs;  // one per policy it can run, in the sweep's order
+  std::vector<std::size_t> policy;     // parallel to runs: index into spec.policies
 };
 
 struct RunOptions {
@@ -25,7 +26,9 @@ struct RunOptions {
   std::function<void(std::size_t, std::size_t)> progress;
 };
 
-// Runs the given tasks (indices < spec.tasks()); the result is in the order of `tasks`.
+// Runs the given tasks (indices < spec.tasks()); the result is in the order of `tasks`. A policy a
+// task's hardware cannot run on its collective (models::policy_unsupported: DMA offload of a
+// reduction on engines that cannot reduce, hybrid_ar on a gather) is skipped for that task.
 // Sweeps skip attribution (the counterfactual re-runs triple a point's cost and a sweep's
 // table does not report them).
 std::vector<TaskResult> run_tasks(const SweepSpec& spec, const std::vector<std::size_t>& tasks,

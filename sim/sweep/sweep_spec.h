@@ -16,7 +16,8 @@
 // workload.collective.max_workgroups. Points run variant-major: variant x scenario x policy.
 // Everything is checked at load (each value set on the hardware, cross-field validation of each
 // variant, every policy against each variant's CU masks); errors are InputErrors naming the
-// sweep file, line and key.
+// sweep file, line and key. A policy a variant cannot run on a scenario's collective (DMA offload
+// of a reduction on engines that cannot reduce, hybrid_ar on a gather) is skipped for that pair.
 #include <string>
 #include <utility>
 #include <vector>

@@ -20,7 +20,8 @@ TEST(C3Properties, MoreDmaEngineBandwidthNeverSlowsADmaRun) {
   // Every Table II scenario. To first order a collective's cost to the GEMM scales with the bytes
   // it moves, not with how fast it moves them. The tolerance admits the second-order remainder: a
   // slower engine's rate sags while the GEMM loads memory hardest and so yields to it, which a
-  // faster engine with headroom does not (worst on the preset: 3.3e-6 of the run, cb4_512M_ag).
+  // faster engine with headroom does not (worst on the preset: 1.4e-5 of the run, cb1_896M_ag, with
+  // the DMA-Latte launch costs; 3.3e-6 with the former 5 us + 35 us fit).
   for (const wl::Scenario& s : wl::paper_scenarios()) {
     double previous = 1e300;
     for (const char* bw : {"20 GB/s", "39 GB/s", "60 GB/s", "120 GB/s"}) {
@@ -28,7 +29,7 @@ TEST(C3Properties, MoreDmaEngineBandwidthNeverSlowsADmaRun) {
       hw::set_field(spec, "model.dma.engine_bandwidth", bw);
       C3Simulator sim(spec, timing_only());
       const double t = sim.run(s, *make_policy("dma", spec)).total_us;
-      EXPECT_LE(t, previous * (1 + 1e-5)) << s.name << " at " << bw;
+      EXPECT_LE(t, previous * (1 + 3e-5)) << s.name << " at " << bw;
       previous = t;
     }
   }

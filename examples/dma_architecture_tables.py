@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Turns the DMA-architecture sweep's CSV into the README's Markdown tables.
+
+    c3sim sweep examples/dma_architecture.yaml -o dma_architecture.csv
+    python3 examples/dma_architecture_tables.py dma_architecture.csv > tables.md
+
+Tables (README "DMA architecture what-ifs"):
+  1. each enhancement alone and combined: dma C3 time of the preset over the variant's (geometric
+     mean over the 30 Table II scenarios; > 1 = faster), per size;
+  2. the 1 MiB penalty as submission moves from host to GPU: the dma collective's time under C3
+     over isolated RCCL, mean over the 15 scenarios of each collective;
+  3. memory-side options: dma C3 time of the preset over the variant's, and the GEMM's time under
+     dma over the preset's isolated GEMM;
+  4. all-reduce: hybrid_ar and reduction-capable engines (dma at 8-64 GB/s of reduction per
+     engine) against all-reduce on CUs under base and sp, geometric mean over the seven GEMMs;
+  5. break-even: per scenario and size, the largest launch latency L (launch_* variants) at
+     which dma still beats the best CU policy (best of base, sp, rp_best); "<1" = never.
+Standard library only.
+"""
+import csv
+import math
+import sys
+from collections import defaultdict
+
+SIZES = ["1 MiB", "4 MiB", "16 MiB", "64 MiB", "256 MiB", "1 GiB", "4 GiB", "16 GiB"]
+LAUNCH = [("launch_1us", 1), ("launch_2us", 2), ("launch_5us", 5), ("launch_10us", 10),
+          ("launch_20us", 20), ("launch_50us", 50), ("launch_100us", 100), ("launch_200us", 200),
+          ("launch_1000us", 1000), ("launch_5000us", 5000)]
+ALONE = ["batched", "prelaunched", "gpu_submit", "gpu_poll", "gpu_submit_poll", "gpu_prelaunched_poll",
+         "partition_1_8", "partition_1_4", "priority_4", "llc_bypass", "l2_flush", "all_on_one", "combined"]
+SUBMISSION = ["host_preset", "batched", "prelaunched", "gpu_submit", "gpu_poll", "gpu_submit_poll",
+              "gpu_prelaunched_poll", "combined"]
+MEMORY = ["host_preset", "partition_1_8", "partition_1_4", "priority_4", "llc_bypass", "l2_flush", "combined"]
+REDUCE = ["reduce_8", "reduce_16", "reduce_32", "reduce_64"]
+
+
+def geomean(xs):
+    xs = list(xs)
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def mean(xs):
+    xs = list(xs)
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
+def size_label(s):
+    return s.replace(" MiB", "M").replace(" GiB", "G")
+
+
+def load(path):
+    # runs[(variant, size, scenario, policy)] = row
+    runs = {}
+    for r in csv.DictReader(open(path, newline="")):
+        runs[(r["name"], r["workload.collective.bytes"], r["scenario"], r["policy"])] = r
+    return runs
+
+
+def table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def main(path):
+    runs = load(path)
+    scen = sorted({k[2] for k in runs})
+    paper = [s for s in scen if s.endswith("_ag") or s.endswith("_a2a")]
+    ar = [s for s in scen if s.endswith("_ar")]
+    t = lambda v, z, s, p: float(runs[(v, z, s, p)]["time_us"])
+
+    print("### 1. Each enhancement alone and combined (dma, C3 time: preset / variant, geomean of 30)\n")
+    rows = []
+    for v in ALONE:
+        rows.append([v] + [f"{geomean(t('host_preset', z, s, 'dma') / t(v, z, s, 'dma') for s in paper):.3f}"
+                           for z in SIZES])
+    print(table(["variant"] + [size_label(z) for z in SIZES], rows))
+
+    print("\n### 2. 1 MiB: dma collective time under C3 / isolated RCCL (mean of 15 per collective)\n")
+    rows = []
+    for v in SUBMISSION:
+        cells = [v]
+        for suffix in ("_ag", "_a2a"):
+            group = [s for s in paper if s.endswith(suffix)]
+            ratio = [float(runs[(v, "1 MiB", s, "dma")]["coll_us"]) / float(runs[(v, "1 MiB", s, "dma")]["iso_coll_us"])
+                     for s in group]
+            cells.append(f"{mean(ratio):.2f}")
+        cells.append(f"{mean(float(runs[(v, '1 MiB', s, 'dma')]['coll_us']) for s in paper):.1f}")
+        rows.append(cells)
+    print(table(["submission", "AG dma/RCCL", "A2A dma/RCCL", "dma coll us"], rows))
+
+    print("\n### 3. Memory side: dma C3 time, preset / variant (geomean of 30) | GEMM under dma / isolated "
+          "GEMM on the preset (mean)\n")
+    rows = []
+    for v in MEMORY:
+        cells = [v]
+        for z in ["64 MiB", "256 MiB", "1 GiB", "4 GiB", "16 GiB"]:
+            gain = geomean(t("host_preset", z, s, "dma") / t(v, z, s, "dma") for s in paper)
+            slow = mean(float(runs[(v, z, s, "dma")]["gemm_us"]) / float(runs[("host_preset", z, s, "dma")]["iso_gemm_us"])
+                        for s in paper)
+            cells.append(f"{gain:.3f} / {slow:.3f}")
+        rows.append(cells)
+    print(table(["variant", "64M", "256M", "1G", "4G", "16G"], rows))
+
+    print("\n### 4. All-reduce: C3 time over CU all-reduce under sp (geomean of 7 GEMMs; < 1 = faster)\n")
+    rows = []
+    for z in SIZES:
+        sp = {s: t("host_preset", z, s, "sp") for s in ar}
+        cells = [size_label(z), f"{mean(sp.values()):.0f}",
+                 f"{geomean(t('host_preset', z, s, 'base') / sp[s] for s in ar):.3f}",
+                 f"{geomean(t('host_preset', z, s, 'hybrid_ar') / sp[s] for s in ar):.3f}"]
+        cells += [f"{geomean(t(v, z, s, 'dma') / sp[s] for s in ar):.3f}" for v in REDUCE]
+        cells.append(f"{geomean(t('combined', z, s, 'dma') / sp[s] for s in ar):.3f}")
+        rows.append(cells)
+    print(table(["size", "sp us (mean)", "base", "hybrid_ar", "dma 8 GB/s", "dma 16 GB/s", "dma 32 GB/s",
+                 "dma 64 GB/s", "combined"], rows))
+
+    print("\n### 5. Break-even launch latency: largest L (us) at which dma beats the best CU policy\n")
+    rows = []
+    for s in paper:
+        cells = [s]
+        for z in SIZES:
+            ok = [L for v, L in LAUNCH
+                  if t(v, z, s, "dma") < min(t(v, z, s, p) for p in ("base", "sp", "rp_best"))]
+            # Faster launches never lose where a slower one wins, so the largest winner is the edge.
+            cells.append(f">={LAUNCH[-1][1]}" if ok and max(ok) == LAUNCH[-1][1] else (str(max(ok)) if ok else "<1"))
+        rows.append(cells)
+    print(table(["scenario"] + [size_label(z) for z in SIZES], rows))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])

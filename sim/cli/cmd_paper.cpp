@@ -140,6 +140,7 @@ void add_paper_command(CLI::App& app) {
                          fmt::format("unknown selection '{}'", *only));
       }
     }
+    check_outputs({{*output, "-o"}}, {*hardware});
     const hw::NodeSpec spec = hw::load_hardware(*hardware);
     const models::PaperReport rep = models::make_paper_report(spec, o);
     write_output(*output, f == Format::json ? models::to_json(rep).dump(2) + "\n" : render_tables(rep));

@@ -62,7 +62,7 @@ void check_tree(const YAML::Node& node, const std::string& label, const std::str
   std::set<std::string> seen;
   for (const auto& kv : node) {
     const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
-    const std::string qualified = path.empty() ? key : path + "." + key;
+    const std::string qualified = path.empty() ? key : fmt::format("{}.{}", path, key);
     if (kv.first.IsScalar()) {
       if (has_control_character(key, /*allow_whitespace=*/false)) {
         throw InputError(location_of(kv.first, label), printable(qualified), "key holds a control character");

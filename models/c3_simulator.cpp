@@ -303,6 +303,12 @@ C3Result C3Simulator::run_named(const wl::Scenario& scenario, const std::string&
     std::vector<std::string> names;
     if (include_plain_dma) names.emplace_back("dma");
     for (int cus : rp_sweep_cus(spec_)) names.push_back(fmt::format("{}:{}", family, cus));
+    if (names.empty()) {
+      // No split to try: the GPU has no more CUs than one CU-mask step.
+      throw InputError(SourceLocation{spec_.name, 0, 0}, "spec.compute.cu_mask_granularity",
+                       fmt::format("'{}' needs a GPU with more CUs ({}) than one CU-mask step ({}) to split",
+                                   name, spec_.compute.total_cus(), spec_.compute.cu_mask_granularity));
+    }
     for (const auto& n : names) {
       C3Result r = run_timing(scenario, *make_policy(n, spec_));  // attribution only for the winner
       if (!best || r.total_us < best->total_us) best = r;

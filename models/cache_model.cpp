@@ -17,16 +17,24 @@ CacheModel::CacheModel(const hw::NodeSpec& spec)
 CacheModel::Sharing CacheModel::sharing(const GemmGeometry& g, std::int64_t first_tile,
                                         int tiles_on_xcd) const {
   const std::int64_t total = g.tiles();
-  const std::pair<std::int64_t, std::int64_t> grid{g.tiles_m, g.tiles_n};
-  if (last_table_ == nullptr || grid != last_grid_) {
-    last_table_ = &sharing_memo_[grid];
-    last_grid_ = grid;
-    if (last_table_->empty()) last_table_->resize(static_cast<size_t>(total));
+  const std::int64_t first = first_tile % total;
+  Sharing* slot = nullptr;
+  if (total <= kDenseSharingTiles) {
+    const std::pair<std::int64_t, std::int64_t> grid{g.tiles_m, g.tiles_n};
+    if (last_table_ == nullptr || grid != last_grid_) {
+      last_table_ = &sharing_memo_[grid];
+      last_grid_ = grid;
+      if (last_table_->empty()) last_table_->resize(static_cast<size_t>(total));
+    }
+    std::vector<Sharing>& by_count = (*last_table_)[static_cast<size_t>(first)];
+    if (by_count.size() <= static_cast<size_t>(tiles_on_xcd))
+      by_count.resize(static_cast<size_t>(tiles_on_xcd) + 1);
+    slot = &by_count[static_cast<size_t>(tiles_on_xcd)];
+  } else {
+    // Large grids: memory grows with the questions asked, not with the tile count.
+    slot = &sparse_sharing_memo_[SparseKey{g.tiles_m, g.tiles_n, first, tiles_on_xcd}];
   }
-  std::vector<Sharing>& by_count = (*last_table_)[static_cast<size_t>(first_tile % total)];
-  if (by_count.size() <= static_cast<size_t>(tiles_on_xcd))
-    by_count.resize(static_cast<size_t>(tiles_on_xcd) + 1);
-  Sharing& memo = by_count[static_cast<size_t>(tiles_on_xcd)];
+  Sharing& memo = *slot;
   if (memo.unique_rows >= 0) return memo;
   // Tiles on this XCD: every xcds-th tile of the dispatch order.
   scratch_rows_.clear();

@@ -14,6 +14,7 @@
 // Without an LLC (Hopper) the same rule is applied to the L2 itself as the last level.
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -64,6 +65,11 @@ private:
   mutable std::map<std::pair<std::int64_t, std::int64_t>, SharingTable> sharing_memo_;
   mutable std::pair<std::int64_t, std::int64_t> last_grid_{-1, -1};
   mutable SharingTable* last_table_ = nullptr;
+  // Grids of more tiles than this are memoized by (grid, first tile, count) in a map instead: the
+  // dense table costs 24 bytes per tile up front (a 2^20-per-side GEMM: 16.7 M tiles, 400 MB).
+  static constexpr std::int64_t kDenseSharingTiles = std::int64_t{1} << 16;
+  using SparseKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, int>;
+  mutable std::map<SparseKey, Sharing> sparse_sharing_memo_;
   mutable std::vector<std::int64_t> scratch_rows_, scratch_cols_;
   int xcds_;
   double l2_bytes_;

@@ -305,13 +305,9 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
             fmt::format("stage '{}': {} of {} records not used: {}", def.name, n, rep.records + n, why));
       }
     }
-    if (pts.empty() && def.kind == StageKind::gemm_beside_partition) continue;  // optional: base value kept
-    if (pts.empty()) {
-      throw InputError(
-          SourceLocation{files.empty() ? std::string("<measurements>") : files.front().path, 0, 0},
-          def.kind == StageKind::gemm ? "iso_gemm" : "iso_coll",
-          fmt::format("calibration stage '{}' has no isolated records to fit", def.name));
-    }
+    // A stage without records keeps the base's values: `c3sim import` of an nccl-tests log gives
+    // collective records only, and fitting just those is the README's first step.
+    if (pts.empty()) continue;
     StageFit fit(spec, def, pts);
     Eigen::VectorXd u(static_cast<Eigen::Index>(def.params.size()));
     for (size_t i = 0; i < def.params.size(); ++i) {
@@ -344,6 +340,10 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
     result.c3_records_ignored = data.c3;
     result.warnings.push_back(fmt::format(
         "{} c3 records not used: calibration fits isolated records only (validate predicts them)", data.c3));
+  }
+  if (result.stages.empty()) {
+    throw InputError(SourceLocation{files.empty() ? std::string("<measurements>") : files.front().path, 0, 0},
+                     "kind", "no isolated records (iso_gemm, iso_coll) to fit");
   }
   spec.name = calibrated_name(base.name);
   hw::validate(spec);

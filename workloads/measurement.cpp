@@ -3,14 +3,15 @@
 #include "workloads/measurement.h"
 
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "sim/base/dtype.h"
+#include "sim/base/input_file.h"
 #include "workloads/collective.h"
+#include "workloads/input_limits.h"
 #include "workloads/strict_json.h"
 
 namespace c3sim::wl {
@@ -74,6 +75,31 @@ std::string impl_field(StrictJsonObject& o) {
   return to_string(*impl);
 }
 
+// Times must be positive: a zero time is a failed or unrecorded run, and every ratio (speedup,
+// percent of ideal, calibration's log error) divides by it.
+double positive_time(StrictJsonObject& o, const char* key) {
+  const double t = o.number(key, 0);
+  if (!(t > 0)) o.fail(key, fmt::format("{} is not a positive time in us", t));
+  return t;
+}
+
+std::string string_field(StrictJsonObject& o, const char* key) {
+  std::string s = o.string(key);
+  if (has_control_character(s, /*allow_whitespace=*/false)) o.fail(key, "holds a control character");
+  return s;
+}
+
+// The shared workload bounds (workloads/input_limits.h), at this record's line.
+void check_shape(StrictJsonObject& o, std::int64_t m, std::int64_t n, std::int64_t k) {
+  check_gemm_shape(m, n, k, o.where(), "");
+}
+
+int gpu_count(StrictJsonObject& o) {
+  const std::int64_t g = o.integer("gpus", std::numeric_limits<std::int64_t>::min(), kMaxI64);
+  check_gpu_count(g, o.where(), "gpus");
+  return static_cast<int>(g);
+}
+
 int positive_int(StrictJsonObject& o, const char* key) {
   return static_cast<int>(o.integer(key, 1, kMaxInt));
 }
@@ -86,23 +112,25 @@ std::optional<int> optional_positive_int(StrictJsonObject& o, const char* key) {
 
 EnvRecord read_env(StrictJsonObject& o) {
   EnvRecord r;
-  r.producer = o.string("producer");
-  r.hardware = o.string("hardware");
+  r.producer = string_field(o, "producer");
+  r.hardware = string_field(o, "hardware");
   r.gpus = positive_int(o, "gpus");
-  r.cus_per_gpu = positive_int(o, "cus_per_gpu");
+  // Optional: logs of collective benchmarks (nccl-tests) do not say how many CUs a GPU has.
+  r.cus_per_gpu = optional_positive_int(o, "cus_per_gpu").value_or(0);
   r.details = o.optional_object("details");
   return r;
 }
 
 IsoGemmRecord read_iso_gemm(StrictJsonObject& o) {
   IsoGemmRecord r;
-  r.tag = o.optional_string("tag");
+  r.tag = o.has("tag") ? string_field(o, "tag") : "";
   r.m = o.integer("m", 1, kMaxI64);
   r.n = o.integer("n", 1, kMaxI64);
   r.k = o.integer("k", 1, kMaxI64);
+  check_shape(o, r.m, r.n, r.k);
   r.dtype = dtype_field(o);
   r.cus = positive_int(o, "cus");
-  r.time_us = o.number("time_us", 0);
+  r.time_us = positive_time(o, "time_us");
   r.spread_us = o.optional_number("spread_us", 0);
   r.trials = positive_int(o, "trials");
   r.extra = o.optional_object("extra");
@@ -114,10 +142,13 @@ IsoCollRecord read_iso_coll(StrictJsonObject& o) {
   r.op = op_field(o);
   r.bytes = o.integer("bytes", 1, kMaxI64);
   r.impl = impl_field(o);
-  r.gpus = positive_int(o, "gpus");
+  r.gpus = gpu_count(o);
+  // The element type is not recorded: the bytes must at least split evenly over the GPUs.
+  check_collective_bytes(r.bytes, r.gpus, 1, o.where(), "bytes");
   r.workgroups = optional_positive_int(o, "workgroups");
+  if (r.workgroups) check_workgroups(*r.workgroups, o.where(), "workgroups");
   r.engines = optional_positive_int(o, "engines");
-  r.time_us = o.number("time_us", 0);
+  r.time_us = positive_time(o, "time_us");
   r.spread_us = o.optional_number("spread_us", 0);
   r.trials = positive_int(o, "trials");
   r.extra = o.optional_object("extra");
@@ -126,18 +157,20 @@ IsoCollRecord read_iso_coll(StrictJsonObject& o) {
 
 C3Record read_c3(StrictJsonObject& o) {
   C3Record r;
-  r.scenario = o.string("scenario");
-  r.policy = o.string("policy");
-  r.gemm_tag = o.optional_string("gemm_tag");
+  r.scenario = string_field(o, "scenario");
+  r.policy = string_field(o, "policy");
+  r.gemm_tag = o.has("gemm_tag") ? string_field(o, "gemm_tag") : "";
   r.m = o.integer("m", 1, kMaxI64);
   r.n = o.integer("n", 1, kMaxI64);
   r.k = o.integer("k", 1, kMaxI64);
+  check_shape(o, r.m, r.n, r.k);
   r.dtype = dtype_field(o);
   r.op = op_field(o);
   r.bytes = o.integer("bytes", 1, kMaxI64);
   r.impl = impl_field(o);
-  r.gpus = positive_int(o, "gpus");
-  r.time_us = o.number("time_us", 0);
+  r.gpus = gpu_count(o);
+  check_collective_bytes(r.bytes, r.gpus, dtype_bytes(*parse_dtype(r.dtype)), o.where(), "bytes");
+  r.time_us = positive_time(o, "time_us");
   r.gemm_time_us = o.number("gemm_time_us", 0);
   r.coll_time_us = o.number("coll_time_us", 0);
   r.iso_gemm_us = o.optional_number("iso_gemm_us", 0);
@@ -254,7 +287,7 @@ json to_json(const EnvRecord& r) {
   j["producer"] = r.producer;
   j["hardware"] = r.hardware;
   j["gpus"] = r.gpus;
-  j["cus_per_gpu"] = r.cus_per_gpu;
+  if (r.cus_per_gpu > 0) j["cus_per_gpu"] = r.cus_per_gpu;
   put_nonempty(j, "details", r.details);
   return j;
 }
@@ -368,7 +401,8 @@ Record record_from_json(const json& j, const SourceLocation& where) {
   } else if (kind == "program") {
     return read_program(j, where);  // reads (and finishes) its own copy
   } else {
-    o.fail("kind", fmt::format("unknown record kind '{}' (env, iso_gemm, iso_coll, c3, iso_copy, program)", kind));
+    o.fail("kind",
+           fmt::format("unknown record kind '{}' (env, iso_gemm, iso_coll, c3, iso_copy, program)", kind));
   }
   o.finish();
   return r;
@@ -399,11 +433,7 @@ std::vector<Record> read_measurements_string(const std::string& text, const std:
 }
 
 std::vector<Record> read_measurements(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot open file (missing or unreadable)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return read_measurements_string(text.str(), path);
+  return read_measurements_string(read_input_file(path), path);
 }
 
 std::string to_jsonl(const std::vector<Record>& records) {

@@ -23,7 +23,7 @@ struct EnvRecord {
   std::string producer;  // "c3sim" or "c3bench"
   std::string hardware;  // preset name or GPU name
   int gpus = 0;
-  int cus_per_gpu = 0;
+  int cus_per_gpu = 0;  // 0 = not known (nccl-tests logs): the field is then left out
   nlohmann::json details = nlohmann::json::object();  // clocks, driver, library versions, topology
 };
 

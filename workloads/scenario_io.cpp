@@ -8,19 +8,18 @@
 
 #include <fmt/format.h>
 
+#include "sim/base/input_file.h"
 #include "sim/base/units.h"
+#include "workloads/input_limits.h"
 #include "workloads/paper_catalog.h"
 
 namespace c3sim::wl {
 
 namespace {
 
-// Upper bounds that no real workload reaches; they keep products of dims and byte counts far
-// from int64 overflow and every byte count exactly representable as a double (< 2^53).
-constexpr std::int64_t kMaxDim = std::int64_t{1} << 24;
-constexpr std::int64_t kMaxBytes = std::int64_t{1} << 50;  // 1 PiB
-constexpr std::int64_t kMaxGpus = 1 << 12;
-constexpr std::int64_t kMaxWorkgroups = 1 << 16;
+// The bounds are workloads/input_limits.h's, shared with sweeps and measurement records.
+constexpr std::int64_t kMaxDim = kMaxGemmDim;
+constexpr std::int64_t kMaxBytes = kMaxCollectiveBytes;
 
 std::int64_t positive(StrictMap& m, const std::string& key, std::int64_t max) {
   const std::int64_t v = m.integer(key);
@@ -82,6 +81,7 @@ Gemm parse_gemm_map(StrictMap g) {
   }
   gemm.source = g.optional_string("source").value_or("");
   g.finish();
+  check_gemm_shape(gemm.m, gemm.n, gemm.k, g.location("n"), g.path());
   return gemm;
 }
 
@@ -163,7 +163,10 @@ Scenario parse_explicit(StrictMap& m) {
     if (!s.paper_taxonomy)
       m.fail("taxonomy", fmt::format("unknown taxonomy '{}' (G-long, C-long, GC-equal)", *t));
   }
-  if (auto g = optional_positive(m, "gpus", kMaxGpus)) s.gpus = static_cast<int>(*g);
+  if (auto g = optional_positive(m, "gpus", kMaxGpus)) {
+    check_gpu_count(*g, m.location("gpus"), m.qualified("gpus"));
+    s.gpus = static_cast<int>(*g);
+  }
   s.gemm = parse_gemm(m);
   const ParsedCollective c = parse_collective(m.map("collective"));
   s.collective = c.collective;
@@ -268,6 +271,16 @@ void check_scenario_fits(const Scenario& s, int node_gpus) {
   if (s.gpus && *s.gpus > node_gpus) {
     throw InputError(s.location, s.name + ".gpus",
                      fmt::format("scenario asks for {} GPUs but the node has {}", *s.gpus, node_gpus));
+  }
+  // The bounds every input path shares (a sweep reaches here with its settings applied).
+  check_gpu_count(s.gpus.value_or(node_gpus), s.location, s.name + ".gpus");
+  check_gemm_shape(s.gemm.m, s.gemm.n, s.gemm.k, s.location, s.name + ".gemm");
+  check_collective_bytes(s.collective.bytes, 1, 1, s.location, s.name + ".collective.bytes");
+  if (s.collective.max_workgroups) {
+    check_workgroups(*s.collective.max_workgroups, s.location, s.name + ".collective.max_workgroups");
+  }
+  if (has_control_character(s.name, /*allow_whitespace=*/false)) {
+    throw InputError(s.location, "name", "scenario name holds a control character");
   }
   check_divisible(s.collective.bytes, s.gpus.value_or(node_gpus), s.gemm.dtype, s.location,
                   s.name + ".collective.bytes");

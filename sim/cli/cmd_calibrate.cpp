@@ -46,6 +46,9 @@ void add_calibrate_command(CLI::App& app) {
                   "Ignore iso_gemm records of these GEMM tags (leave-one-out)")
       ->delimiter(',');
   cmd->callback([a] {
+    std::vector<std::string> inputs = a->measurements;
+    inputs.push_back(a->hardware);
+    check_outputs({{a->output, "-o"}}, inputs);
     const hw::NodeSpec base = hw::load_hardware(a->hardware);
     std::vector<models::MeasurementFile> files;
     for (const auto& path : a->measurements) files.push_back({path, wl::read_measurements(path)});

@@ -1,9 +1,8 @@
 // c3sim import LOG... -o MEAS.jsonl: nccl-tests / rccl-tests output as iso_coll measurement
 // records (workloads/nccl_tests_import.h), ready for c3sim calibrate.
-#include <fstream>
-#include <sstream>
 
 #include "sim/base/errors.h"
+#include "sim/base/input_file.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
 #include "workloads/nccl_tests_import.h"
@@ -27,9 +26,11 @@ void add_import_command(CLI::App& app) {
                                  "Convert nccl-tests / rccl-tests output into iso_coll measurement records");
   cmd->add_option("logs", a->logs, "nccl-tests output files")->required();
   cmd->add_option("--op", a->op, "Collective, when the log does not name it (all_gather, all_to_all, ...)");
-  cmd->add_option("--gpus", a->gpus, "GPU count, when the log does not give nGpus");
+  cmd->add_option("--gpus", a->gpus, "GPU count, when the log does not give nGpus (2 or more)")
+      ->check(CLI::Range(2, 1 << 12));
   cmd->add_option("-o,--output", a->output, "Write to FILE instead of stdout");
   cmd->callback([a] {
+    check_outputs({{a->output, "-o"}}, a->logs);
     std::vector<wl::Record> records;
     wl::EnvRecord env;
     env.producer = "nccl-tests";
@@ -38,11 +39,7 @@ void add_import_command(CLI::App& app) {
     if (!a->op.empty()) o.op = a->op;
     if (a->gpus > 0) o.gpus = a->gpus;
     for (const auto& path : a->logs) {
-      std::ifstream in(path);
-      if (!in) throw InputError(SourceLocation{path, 0, 0}, "", "cannot open file");
-      std::stringstream ss;
-      ss << in.rdbuf();
-      for (auto& r : wl::import_nccl_tests(ss.str(), path, o)) {
+      for (auto& r : wl::import_nccl_tests(read_input_file(path), path, o)) {
         env.gpus = std::get<wl::IsoCollRecord>(r).gpus;
         records.push_back(std::move(r));
       }

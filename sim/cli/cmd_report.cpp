@@ -1,8 +1,7 @@
 // c3sim report RESULTS.jsonl... -o report.html: paper-style charts from measurement records
 // (c3sim run / sweep output), the paper JSON (`c3sim paper --format json`) and measured records.
-#include <fstream>
-#include <sstream>
 
+#include "sim/base/input_file.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
 #include "sim/report/html_report.h"
@@ -21,11 +20,8 @@ struct ReportArgs {
 };
 
 nlohmann::json read_paper(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(SourceLocation{path, 0, 0}, "--paper", "cannot open file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
+  nlohmann::json j =
+      nlohmann::json::parse(read_input_file(path, "--paper"), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) throw InputError(SourceLocation{path, 0, 0}, "--paper", "not valid JSON");
   if (!j.is_object() || j.value("schema", "") != "c3sim.paper") {
     throw InputError(SourceLocation{path, 1, 1}, "schema",
@@ -45,6 +41,10 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("--paper", a->paper, "Paper JSON (c3sim paper --format json) for Figure 5");
   cmd->add_option("-o,--output", a->output, "Write to FILE instead of stdout");
   cmd->callback([a] {
+    std::vector<std::string> inputs = a->results;
+    inputs.insert(inputs.end(), a->measured.begin(), a->measured.end());
+    inputs.push_back(a->paper);
+    check_outputs({{a->output, "-o"}}, inputs);
     report::ReportInputs in;
     for (const auto& f : a->results) {
       for (auto& r : wl::read_measurements(f)) in.predicted.push_back(std::move(r));

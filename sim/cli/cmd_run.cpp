@@ -103,6 +103,9 @@ void add_run_command(CLI::App& app) {
       return;
     }
     const Format f = parse_format(a->format, {Format::jsonl, Format::table, Format::csv});
+    std::vector<OutputTarget> outputs{{a->output, "-o"}};
+    if (!a->trace.empty()) outputs.push_back({a->trace, "--trace"});
+    check_outputs(outputs, {a->scenario_file, a->hardware});
     const hw::NodeSpec spec = hw::load_hardware(a->hardware);
     const std::vector<wl::Scenario> scenarios = wl::load_scenarios_file(a->scenario_file);
     // Validate everything before simulating anything.
@@ -122,11 +125,11 @@ void add_run_command(CLI::App& app) {
     for (const auto& r : requests) {
       for (auto& rec : runner.run(r)) records.push_back(std::move(rec));
     }
-    // Both outputs are complete in memory before either file is written.
-    const std::string trace = a->trace.empty() ? std::string() : trace_runs(spec, o, requests);
-    write_output(a->output,
-                 f == Format::jsonl ? wl::to_jsonl(records) : render_table(records, f == Format::csv));
-    if (!a->trace.empty()) write_output(a->trace, trace);
+    // Both outputs are complete in memory before either file is written, and written together.
+    std::vector<std::pair<OutputTarget, std::string>> contents{
+        {outputs[0], f == Format::jsonl ? wl::to_jsonl(records) : render_table(records, f == Format::csv)}};
+    if (!a->trace.empty()) contents.emplace_back(outputs[1], trace_runs(spec, o, requests));
+    write_outputs(contents);
   });
 }
 

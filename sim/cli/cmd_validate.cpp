@@ -37,6 +37,9 @@ void add_validate_command(CLI::App& app) {
                 "node's GPU count set to the record's");
   cmd->callback([a] {
     const Format f = parse_format(a->format, {Format::table, Format::json});
+    std::vector<std::string> inputs = a->measurements;
+    inputs.push_back(a->hardware);
+    check_outputs({{a->output, "-o"}}, inputs);
     const hw::NodeSpec spec = hw::load_hardware(a->hardware);
     std::vector<wl::Record> records;
     std::string label;

@@ -1,10 +1,15 @@
 #include "sim/cli/output.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -33,31 +38,151 @@ Format parse_format(const std::string& text, const std::vector<Format>& allowed)
                    fmt::format("unknown format '{}' (expected {})", text, names));
 }
 
-void write_output(const std::string& path, const std::string& content) {
-  if (path.empty() || path == "-") {
-    std::cout << content;
+namespace {
+
+namespace fs = std::filesystem;
+
+InputError output_error(const OutputTarget& t, const std::string& problem) {
+  return InputError(SourceLocation{t.path, 0, 0}, t.flag, problem);
+}
+
+// The path an output really lands on: a symlink to a regular file is followed (the link stays).
+std::string resolved(const OutputTarget& t) {
+  std::error_code ec;
+  const fs::file_status link = fs::symlink_status(t.path, ec);
+  if (!ec && fs::is_symlink(link)) {
+    const fs::path target = fs::canonical(t.path, ec);
+    if (!ec) return target.string();
+  }
+  return t.path;
+}
+
+void check_one(const OutputTarget& t) {
+  std::error_code ec;
+  const fs::file_status link = fs::symlink_status(t.path, ec);
+  if (!ec && fs::exists(link)) {
+    const fs::file_status st = fs::status(t.path, ec);
+    if (ec || !fs::exists(st)) throw output_error(t, "is a symlink to nothing; give a file path");
+    if (fs::is_directory(st)) throw output_error(t, "is a directory; give a file path");
+    if (!fs::is_regular_file(st)) {
+      throw output_error(t,
+                         "is not a regular file (a device, FIFO or socket); c3sim writes only files and "
+                         "stdout (-o -)");
+    }
+  }
+  fs::path dir = fs::path(resolved(t)).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec))
+    throw output_error(t, fmt::format("folder '{}' does not exist", dir.string()));
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec) && !ec;
+  const fs::path ca = fs::weakly_canonical(fs::absolute(a, ec), ec);
+  const fs::path cb = fs::weakly_canonical(fs::absolute(b, ec), ec);
+  return ca == cb;
+}
+
+}  // namespace
+
+void check_outputs(const std::vector<OutputTarget>& outputs, const std::vector<std::string>& inputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const OutputTarget& t = outputs[i];
+    for (std::size_t j = 0; j < i; ++j) {
+      const OutputTarget& u = outputs[j];
+      if (t.is_stdout() ? u.is_stdout() : !u.is_stdout() && same_file(t.path, u.path)) {
+        throw output_error(t, fmt::format("is also the output of {}: give each output its own path", u.flag));
+      }
+    }
+    if (t.is_stdout()) continue;
+    check_one(t);
+    for (const auto& in : inputs) {
+      std::error_code ec;
+      if (!in.empty() && fs::exists(in, ec) && same_file(in, t.path)) {
+        throw output_error(
+            t, fmt::format("is an input of this command ('{}'); writing it would destroy it", in));
+      }
+    }
+  }
+}
+
+StagedOutput::StagedOutput(OutputTarget target) : target_(std::move(target)) {
+  if (target_.is_stdout()) return;
+  check_one(target_);
+  final_path_ = resolved(target_);
+  // O_EXCL: never reuse (or follow) a name that already exists; 0666 lets the umask decide, as
+  // for any file the user's shell would create.
+  for (int attempt = 0; attempt < 100 && file_ == nullptr; ++attempt) {
+    temp_path_ = fmt::format("{}.c3sim-tmp.{}.{}", final_path_, ::getpid(), attempt);
+    const int fd = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) {
+      if (errno == EEXIST) continue;
+      throw output_error(target_,
+                         fmt::format("cannot create a file in its folder ({})", std::strerror(errno)));
+    }
+    file_ = ::fdopen(fd, "wb");
+    if (file_ == nullptr) {
+      ::close(fd);
+      ::unlink(temp_path_.c_str());
+      throw output_error(target_, "cannot open the output for writing");
+    }
+  }
+  if (file_ == nullptr) throw output_error(target_, "cannot create a temporary file beside the output");
+}
+
+StagedOutput::~StagedOutput() {
+  if (file_ != nullptr) std::fclose(file_);
+  if (!done_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+}
+
+void StagedOutput::write(const std::string& text) {
+  if (target_.is_stdout()) {
+    std::cout << text;
+    return;
+  }
+  if (file_ == nullptr) throw ModelError("StagedOutput::write after close");
+  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
+    throw output_error(target_, fmt::format("failed writing the output ({})", std::strerror(errno)));
+  }
+}
+
+void StagedOutput::close() {
+  if (target_.is_stdout()) {
     std::cout.flush();
     return;
   }
-  const std::filesystem::path target(path);
-  const std::filesystem::path tmp = target.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(SourceLocation{path, 0, 0}, "-o", "cannot open output file for writing");
-    out << content;
-    out.flush();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw InputError(SourceLocation{path, 0, 0}, "-o", "failed writing the output file");
-    }
+  if (file_ == nullptr) return;
+  const bool ok = std::fflush(file_) == 0 && std::ferror(file_) == 0;
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!ok || !closed) throw output_error(target_, "failed writing the output (disk full?)");
+}
+
+void StagedOutput::rename() {
+  if (target_.is_stdout()) {
+    done_ = true;
+    return;
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, target, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw InputError(SourceLocation{path, 0, 0}, "-o", "cannot move the output into place");
+  if (file_ != nullptr) throw ModelError("StagedOutput::rename before close");
+  if (::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
+    throw output_error(target_, fmt::format("cannot move the output into place ({})", std::strerror(errno)));
   }
+  done_ = true;
+}
+
+void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outputs) {
+  std::vector<std::unique_ptr<StagedOutput>> staged;
+  for (const auto& [target, content] : outputs) {
+    staged.push_back(std::make_unique<StagedOutput>(target));
+    staged.back()->write(content);
+  }
+  for (auto& s : staged) s->close();
+  for (auto& s : staged) s->rename();
+}
+
+void write_output(const std::string& path, const std::string& content) {
+  write_outputs({{OutputTarget{path, "-o"}, content}});
 }
 
 std::string TextTable::render() const {

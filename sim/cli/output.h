@@ -1,7 +1,11 @@
 #pragma once
-// Output helpers for the CLI: every command renders its whole result to a string first and only
-// then writes it, atomically (temp file + rename), so a failure never leaves a partial file.
+// Output helpers for the CLI. A command declares its outputs before any work (check_outputs:
+// never onto an input, a device, FIFO or directory, nor one path twice), stages each in a temp file
+// beside its target, and moves them all into place only when every one is complete, so a failure
+// leaves no output file and never touches what was there.
+#include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace c3sim::cli {
@@ -10,6 +14,48 @@ enum class Format { table, csv, json, jsonl };
 Format parse_format(const std::string& text, const std::vector<Format>& allowed);
 const char* to_string(Format f);
 
+// One output of a command: a path ("" or "-" = stdout) and the option that named it ("-o").
+struct OutputTarget {
+  std::string path;
+  std::string flag;
+  [[nodiscard]] bool is_stdout() const { return path.empty() || path == "-"; }
+};
+
+// Throws InputError (file = the output path, key = its flag) before any work when an output is
+// one of `inputs` (the files the command reads; names that are not files, like presets, are
+// skipped), is not a regular file or a new path (a device, FIFO, socket, directory or a symlink to
+// one), lies in a missing folder, or is given twice (stdout counts as one path).
+void check_outputs(const std::vector<OutputTarget>& outputs, const std::vector<std::string>& inputs);
+
+// An output written in pieces: to a temp file beside the target until commit() renames it into
+// place (stdout is written straight through). Destroying it uncommitted removes the temp file.
+class StagedOutput {
+public:
+  explicit StagedOutput(OutputTarget target);
+  ~StagedOutput();
+  StagedOutput(const StagedOutput&) = delete;
+  StagedOutput& operator=(const StagedOutput&) = delete;
+
+  void write(const std::string& text);
+  // Flushes and closes the temp file (errors: InputError naming the target); rename() then moves
+  // it into place. Split so a command with several outputs finishes every one before moving any.
+  void close();
+  void rename();
+  void commit() {
+    close();
+    rename();
+  }
+
+private:
+  OutputTarget target_;
+  std::string final_path_;  // the target, with a symlink to a regular file resolved
+  std::string temp_path_;
+  std::FILE* file_ = nullptr;
+  bool done_ = false;
+};
+
+// Writes every (target, content) or none: all are staged and closed before the first is renamed.
+void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outputs);
 // Writes to `path`, or to stdout when path is empty or "-".
 void write_output(const std::string& path, const std::string& content);
 

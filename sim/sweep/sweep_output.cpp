@@ -19,7 +19,7 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
-const std::string* setting_of(const Variant& v, const std::string& key) {
+const std::string* setting_of(const Task& v, const std::string& key) {
   for (const auto& s : v.settings) {
     if (s.key == key) return &s.value;
   }
@@ -33,10 +33,10 @@ std::string render_header(const SweepSpec& spec, OutputFormat format) {
     wl::EnvRecord env;
     env.producer = "c3sim";
     env.hardware = spec.hardware;
-    const hw::NodeSpec& base = spec.variants.front().spec;
-    env.gpus = base.interconnect.gpus;
-    env.cus_per_gpu = base.compute.total_cus();
-    env.details["sweep"] = {{"variants", spec.variants.size()},
+    const hw::NodeSpec first = spec.task(0).spec;
+    env.gpus = first.interconnect.gpus;
+    env.cus_per_gpu = first.compute.total_cus();
+    env.details["sweep"] = {{"variants", spec.variant_count},
                             {"scenarios", spec.scenario_names.size()},
                             {"policies", spec.policies},
                             {"varied", spec.varied_keys}};
@@ -54,10 +54,10 @@ std::string render_header(const SweepSpec& spec, OutputFormat format) {
 }
 
 std::string render_task(const SweepSpec& spec, const TaskResult& result, OutputFormat format) {
-  const std::size_t vi = result.task / spec.scenario_names.size();
-  const Variant& v = spec.variants[vi];
-  const wl::Scenario& sc = v.scenarios[result.task % spec.scenario_names.size()];
-  const int gpus = sc.gpus.value_or(v.spec.interconnect.gpus);
+  const Task& v = result.setup;
+  const std::size_t vi = v.variant;
+  const wl::Scenario& sc = v.scenario;
+  const int gpus = sc.gpus.value_or(result.node_gpus);
   std::string out;
   for (std::size_t p = 0; p < result.runs.size(); ++p) {
     const models::C3Result& r = result.runs[p];
@@ -65,12 +65,12 @@ std::string render_task(const SweepSpec& spec, const TaskResult& result, OutputF
       wl::C3Record rec = models::to_record(sc, r, gpus);
       nlohmann::json settings = nlohmann::json::object();
       for (const auto& s : v.settings) settings[s.key] = s.value;
-      rec.extra["variant"] = {{"index", vi}, {"name", v.name}, {"settings", settings}};
+      rec.extra["variant"] = {{"index", vi}, {"name", v.variant_name}, {"settings", settings}};
       out += wl::to_json(wl::Record{rec}).dump() + "\n";
       continue;
     }
     const std::size_t point = result.task * spec.policies.size() + result.policy[p];
-    out += fmt::format("{},{},{}", point, vi, csv_field(v.name));
+    out += fmt::format("{},{},{}", point, vi, csv_field(v.variant_name));
     for (const auto& k : spec.varied_keys) {
       const std::string* value = setting_of(v, k);
       out += ',';

@@ -1,5 +1,6 @@
 #include "sim/sweep/sweep_runner.h"
 
+#include <algorithm>
 #include <mutex>
 
 #include <tbb/blocked_range.h>
@@ -21,17 +22,23 @@ std::vector<TaskResult> run_tasks(const SweepSpec& spec, const std::vector<std::
   auto body = [&](const tbb::blocked_range<std::size_t>& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
       const std::size_t task = tasks[i];
-      const Variant& v = spec.variants[task / spec.scenario_names.size()];
-      const wl::Scenario& scenario = v.scenarios[task % spec.scenario_names.size()];
-      models::C3Simulator sim(v.spec, sim_options);
       TaskResult& r = out[i];
       r.task = task;
-      r.runs.reserve(spec.policies.size());
-      for (std::size_t p = 0; p < spec.policies.size(); ++p) {
-        if (!models::policy_unsupported(spec.policies[p], scenario.collective.op, v.spec).empty()) continue;
-        r.runs.push_back(sim.run_named(scenario, spec.policies[p]));
-        r.policy.push_back(p);
+      r.setup = spec.task(task);
+      r.node_gpus = r.setup.spec.interconnect.gpus;
+      {
+        models::C3Simulator sim(r.setup.spec, sim_options);
+        r.runs.reserve(spec.policies.size());
+        for (std::size_t p = 0; p < spec.policies.size(); ++p) {
+          if (!models::policy_unsupported(spec.policies[p], r.setup.scenario.collective.op, r.setup.spec)
+                   .empty()) {
+            continue;
+          }
+          r.runs.push_back(sim.run_named(r.setup.scenario, spec.policies[p]));
+          r.policy.push_back(p);
+        }
       }
+      r.setup.spec = hw::NodeSpec{};
       const std::size_t now_done = done.fetch_add(spec.policies.size()) + spec.policies.size();
       if (options.progress) {
         std::unique_lock lock(progress_lock, std::try_to_lock);  // never make a worker wait to print
@@ -48,13 +55,18 @@ std::vector<TaskResult> run_tasks(const SweepSpec& spec, const std::vector<std::
   return out;
 }
 
-std::vector<std::size_t> share_of(const SweepSpec& spec, int rank, int ranks) {
+std::vector<std::size_t> tasks_in_chunk(const SweepSpec& spec, std::size_t chunk, std::size_t chunk_tasks,
+                                        int rank, int ranks) {
   std::vector<std::size_t> out;
-  for (std::size_t t = static_cast<std::size_t>(rank); t < spec.tasks();
-       t += static_cast<std::size_t>(ranks)) {
-    out.push_back(t);
-  }
+  const std::size_t lo = chunk * chunk_tasks;
+  const std::size_t hi = std::min(spec.tasks(), lo + chunk_tasks);
+  const auto r = static_cast<std::size_t>(rank), n = static_cast<std::size_t>(ranks);
+  for (std::size_t t = lo + (r + n - lo % n) % n; t < hi; t += n) out.push_back(t);
   return out;
+}
+
+std::size_t chunk_count(const SweepSpec& spec, std::size_t chunk_tasks) {
+  return (spec.tasks() + chunk_tasks - 1) / chunk_tasks;
 }
 
 }  // namespace c3sim::sweep

@@ -3,6 +3,7 @@
 // C3Simulator per task runs every policy, so the isolated baselines of a scenario are computed
 // once per task (the simulator's cache) and tasks share nothing. Results land in a pre-sized
 // vector at the task's index, so the output is the same whatever the thread count or order.
+// Callers stream a sweep in chunks (tasks_in_chunk): memory holds one chunk, not the sweep.
 #include <atomic>
 #include <cstddef>
 #include <functional>
@@ -15,6 +16,8 @@ namespace c3sim::sweep {
 
 struct TaskResult {
   std::size_t task = 0;                // variant * scenarios + scenario
+  Task setup;                          // what ran (its hardware spec is cleared after the run)
+  int node_gpus = 0;                   // the variant's node GPU count
   std::vector<models::C3Result> runs;  // one per policy it can run, in the sweep's order
   std::vector<std::size_t> policy;     // parallel to runs: index into spec.policies
 };
@@ -34,8 +37,12 @@ struct RunOptions {
 std::vector<TaskResult> run_tasks(const SweepSpec& spec, const std::vector<std::size_t>& tasks,
                                   const RunOptions& options = {});
 
-// Every task index of a sweep; `rank` of `ranks` takes every ranks-th task starting at rank, so
-// shares differ by at most one task and heavy neighbours (same scenario, next variant) spread.
-std::vector<std::size_t> share_of(const SweepSpec& spec, int rank, int ranks);
+// The tasks of chunk `chunk` (tasks [chunk * chunk_tasks, (chunk + 1) * chunk_tasks)) that rank
+// `rank` of `ranks` runs: every ranks-th task, so shares differ by at most one task and heavy
+// neighbours (same scenario, next variant) spread. Every rank walks the same chunks, so rank 0 can
+// merge each chunk in task order as it comes.
+std::vector<std::size_t> tasks_in_chunk(const SweepSpec& spec, std::size_t chunk, std::size_t chunk_tasks,
+                                        int rank, int ranks);
+std::size_t chunk_count(const SweepSpec& spec, std::size_t chunk_tasks);
 
 }  // namespace c3sim::sweep

@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "hardware/hardware_loader.h"
 #include "models/policy.h"
+#include "sim/base/input_file.h"
 #include "sim/base/strict_yaml.h"
+#include "workloads/input_limits.h"
 #include "workloads/paper_catalog.h"
 #include "workloads/scenario_io.h"
 
@@ -22,11 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Located {
-  Setting setting;
-  SourceLocation where;
-  std::string qualified;  // "grid.spec.dma.engines[2]"
-};
+using Located = LocatedSetting;
 
 bool is_workload_key(const std::string& key) {
   return key == "workload.gpus" || key == "workload.collective.bytes" ||
@@ -66,19 +62,25 @@ double positive_number(const Located& s, Dimension dim) {
 
 // Applies one workload setting to a scenario. bytes_scale rounds to the nearest size the
 // collective can shard evenly (a multiple of gpus x element size), never below one such unit.
+// Every value is range-checked (workloads/input_limits.h) before it is cast to an integer.
 void apply_workload(const Located& s, wl::Scenario& sc, int node_gpus) {
   const std::string& key = s.setting.key;
   if (key == "workload.gpus") {
-    sc.gpus = static_cast<int>(std::min<std::int64_t>(positive_integer(s), 1 << 20));
+    const std::int64_t g = positive_integer(s);
+    wl::check_gpu_count(g, s.where, s.qualified);
+    sc.gpus = static_cast<int>(g);
   } else if (key == "workload.collective.bytes") {
-    sc.collective.bytes = static_cast<std::int64_t>(std::llround(positive_number(s, Dimension::bytes)));
+    sc.collective.bytes = wl::checked_bytes(positive_number(s, Dimension::bytes), s.where, s.qualified);
   } else if (key == "workload.collective.bytes_scale") {
-    const double unit = static_cast<double>(sc.gpus.value_or(node_gpus) * hw::dtype_bytes(sc.gemm.dtype));
+    const double unit = static_cast<double>(sc.gpus.value_or(node_gpus)) * hw::dtype_bytes(sc.gemm.dtype);
     const double scaled =
         static_cast<double>(sc.collective.bytes) * positive_number(s, Dimension::dimensionless);
-    sc.collective.bytes = static_cast<std::int64_t>(std::max(1.0, std::round(scaled / unit)) * unit);
+    sc.collective.bytes =
+        wl::checked_bytes(std::max(1.0, std::round(scaled / unit)) * unit, s.where, s.qualified);
   } else if (key == "workload.collective.max_workgroups") {
-    sc.collective.max_workgroups = static_cast<int>(std::min<std::int64_t>(positive_integer(s), 1 << 20));
+    const std::int64_t w = positive_integer(s);
+    wl::check_workgroups(w, s.where, s.qualified);
+    sc.collective.max_workgroups = static_cast<int>(w);
   }
 }
 
@@ -91,7 +93,8 @@ void apply_hardware(const Located& s, hw::NodeSpec& spec) {
   }
 }
 
-std::vector<wl::Scenario> resolve_scenarios(StrictMap& root, const std::string& base_dir) {
+std::vector<wl::Scenario> resolve_scenarios(StrictMap& root, const std::string& base_dir,
+                                            std::vector<std::string>* inputs) {
   std::vector<wl::Scenario> out;
   if (root.has("scenarios")) {
     const auto items = root.sequence("scenarios");
@@ -114,6 +117,7 @@ std::vector<wl::Scenario> resolve_scenarios(StrictMap& root, const std::string& 
   }
   if (auto file = root.optional_string("scenario_file")) {
     const fs::path p = fs::path(*file).is_absolute() ? fs::path(*file) : fs::path(base_dir) / *file;
+    if (inputs) inputs->push_back(p.string());
     for (auto& s : wl::load_scenarios_file(p.string())) out.push_back(std::move(s));
   }
   if (out.empty()) root.fail("scenarios", "no scenarios: give `scenarios:` and/or `scenario_file:`");
@@ -205,7 +209,8 @@ SweepSpec load_sweep_string(const std::string& text, const std::string& label, c
       throw;
     }
   }();
-  const std::vector<wl::Scenario> scenarios = resolve_scenarios(root, base_dir);
+  const std::vector<wl::Scenario> scenarios = resolve_scenarios(root, base_dir, &out.input_files);
+  out.input_files.push_back(resolve_hardware(out.hardware, base_dir));
   for (const auto& s : scenarios) out.scenario_names.push_back(s.name);
 
   const auto policy_nodes = root.sequence("policies");
@@ -216,76 +221,111 @@ SweepSpec load_sweep_string(const std::string& text, const std::string& label, c
     out.policies.push_back(scalar_text(policy_nodes[i], where, fmt::format("policies[{}]", i)));
     policy_where.push_back(where);
   }
-  const auto listed = listed_variants(root);
-  const auto axes = grid_axes(root);
-  const SourceLocation variants_where = root.has("grid") ? root.location("grid") : root.location("variants");
+  out.policy_locations = policy_where;
+  out.listed = listed_variants(root);
+  out.axes = grid_axes(root);
+  out.variants_where = root.has("grid") ? root.location("grid") : root.location("variants");
   root.finish();
+  out.base = base;
+  out.base_scenarios = scenarios;
 
   // Each grid value is checked alone first, so an error names exactly the value that is wrong.
-  for (const auto& axis : axes) {
+  for (const auto& axis : out.axes) {
     for (const auto& s : axis) {
       hw::NodeSpec probe = base;
       if (!is_workload_key(s.setting.key)) apply_hardware(s, probe);
     }
   }
-
-  // Listed variants x grid, the grid's last key varying fastest.
-  std::vector<size_t> odometer(axes.size(), 0);
-  for (const auto& [listed_name, listed_settings] : listed) {
-    std::fill(odometer.begin(), odometer.end(), 0);
-    for (;;) {
-      std::vector<Located> settings = listed_settings;
-      for (size_t a = 0; a < axes.size(); ++a) settings.push_back(axes[a][odometer[a]]);
-      Variant v;
-      v.name = listed_name.empty() ? fmt::format("v{}", out.variants.size()) : listed_name;
-      v.spec = base;
-      for (const auto& s : settings) {
-        v.settings.push_back(s.setting);
-        if (!is_workload_key(s.setting.key)) apply_hardware(s, v.spec);
-      }
-      SourceLocation where = settings.empty() ? root.location() : settings.front().where;
-      if (!listed_settings.empty()) where = listed_settings.front().where;
-      try {
-        hw::validate(v.spec);
-      } catch (const InputError& e) {
-        throw InputError(axes.empty() ? where : variants_where, v.name, e.problem());
-      }
-      for (wl::Scenario sc : scenarios) {
-        for (const auto& s : settings) apply_workload(s, sc, v.spec.interconnect.gpus);
-        try {
-          wl::check_scenario_fits(sc, v.spec.interconnect.gpus);
-        } catch (const InputError& e) {
-          throw InputError(where, v.name + "." + sc.name, e.problem());
-        }
-        v.scenarios.push_back(std::move(sc));
-      }
-      for (size_t i = 0; i < out.policies.size(); ++i) {
-        const std::string& p = out.policies[i];
-        if (p == "rp_best" || p == "sp_rp_best" || p == "dma_rp_best") continue;
-        (void)models::make_policy(p, v.spec, policy_where[i]);
-      }
-      for (const auto& s : v.settings) {
-        if (std::find(out.varied_keys.begin(), out.varied_keys.end(), s.key) == out.varied_keys.end()) {
-          out.varied_keys.push_back(s.key);
-        }
-      }
-      out.variants.push_back(std::move(v));
-      size_t a = axes.size();
-      while (a > 0 && ++odometer[a - 1] == axes[a - 1].size()) odometer[--a] = 0;
-      if (a == 0) break;
+  // The variant count, refused before it overflows.
+  std::size_t grid = 1;
+  for (const auto& axis : out.axes) {
+    if (grid > kMaxSweepPoints / axis.size()) {
+      throw InputError(out.variants_where, "grid", fmt::format("more than {} variants", kMaxSweepPoints));
     }
+    grid *= axis.size();
+  }
+  if (grid > kMaxSweepPoints / out.listed.size() ||
+      grid * out.listed.size() > kMaxSweepPoints / (out.scenario_names.size() * out.policies.size())) {
+    throw InputError(
+        out.variants_where, "grid",
+        fmt::format("the sweep has more than {} points (variants x scenarios x policies)", kMaxSweepPoints));
+  }
+  out.variant_count = grid * out.listed.size();
+  // Keys in first-appearance order over the variants: each listed variant's keys, then the grid's.
+  for (const auto& [name, settings] : out.listed) {
+    std::vector<const Located*> keys;
+    for (const auto& s : settings) keys.push_back(&s);
+    for (const auto& axis : out.axes) keys.push_back(&axis.front());
+    for (const Located* s : keys) {
+      if (std::find(out.varied_keys.begin(), out.varied_keys.end(), s->setting.key) ==
+          out.varied_keys.end()) {
+        out.varied_keys.push_back(s->setting.key);
+      }
+    }
+  }
+  const std::size_t eager = std::min(out.variant_count, kEagerVariants) * out.scenario_names.size();
+  for (std::size_t t = 0; t < eager; ++t) (void)out.task(t);
+  return out;
+}
+
+std::string SweepSpec::variant_name(std::size_t variant) const {
+  std::size_t grid = 1;
+  for (const auto& axis : axes) grid *= axis.size();
+  const std::string& given = listed[variant / grid].first;
+  return given.empty() ? fmt::format("v{}", variant) : given;
+}
+
+Task SweepSpec::task(std::size_t t) const {
+  if (t >= tasks()) throw ModelError(fmt::format("sweep task {} of {}", t, tasks()));
+  Task out;
+  out.index = t;
+  out.variant = t / scenario_names.size();
+  std::size_t grid = 1;
+  for (const auto& axis : axes) grid *= axis.size();
+  const auto& [listed_name, listed_settings] = listed[out.variant / grid];
+  // Listed variants x grid, the grid's last key varying fastest.
+  std::vector<const Located*> settings;
+  for (const auto& s : listed_settings) settings.push_back(&s);
+  std::vector<std::size_t> odometer(axes.size(), 0);
+  std::size_t rest = out.variant % grid;
+  for (std::size_t a = axes.size(); a > 0; --a) {
+    odometer[a - 1] = rest % axes[a - 1].size();
+    rest /= axes[a - 1].size();
+  }
+  for (std::size_t a = 0; a < axes.size(); ++a) settings.push_back(&axes[a][odometer[a]]);
+  out.variant_name = listed_name.empty() ? fmt::format("v{}", out.variant) : listed_name;
+  out.spec = base;
+  for (const Located* s : settings) {
+    out.settings.push_back(s->setting);
+    if (!is_workload_key(s->setting.key)) apply_hardware(*s, out.spec);
+  }
+  SourceLocation where = settings.empty() ? variants_where : settings.front()->where;
+  if (!listed_settings.empty()) where = listed_settings.front().where;
+  try {
+    hw::validate(out.spec);
+  } catch (const InputError& e) {
+    throw InputError(axes.empty() ? where : variants_where, out.variant_name, e.problem());
+  }
+  out.scenario = base_scenarios[t % scenario_names.size()];
+  for (const Located* s : settings) apply_workload(*s, out.scenario, out.spec.interconnect.gpus);
+  try {
+    wl::check_scenario_fits(out.scenario, out.spec.interconnect.gpus);
+  } catch (const InputError& e) {
+    throw InputError(where, out.variant_name + "." + out.scenario.name, e.problem());
+  }
+  for (size_t i = 0; i < policies.size(); ++i) {
+    const std::string& p = policies[i];
+    if (p == "rp_best" || p == "sp_rp_best" || p == "dma_rp_best") continue;
+    (void)models::make_policy(p, out.spec, policy_locations[i]);
   }
   return out;
 }
 
 SweepSpec load_sweep_file(const std::string& path) {
-  const YamlDocument doc = load_yaml_file(path);  // InputError for a missing/unreadable file
-  (void)doc;
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
   const fs::path dir = fs::path(path).parent_path();
-  return load_sweep_string(ss.str(), path, dir.empty() ? "." : dir.string());
+  SweepSpec out = load_sweep_string(read_input_file(path), path, dir.empty() ? "." : dir.string());
+  out.input_files.push_back(path);
+  return out;
 }
 
 }  // namespace c3sim::sweep

@@ -14,10 +14,14 @@
 // Keys are hardware fields (hw::field_names()) or workload fields: workload.gpus,
 // workload.collective.bytes ("896 MiB"), workload.collective.bytes_scale (a factor),
 // workload.collective.max_workgroups. Points run variant-major: variant x scenario x policy.
-// Everything is checked at load (each value set on the hardware, cross-field validation of each
-// variant, every policy against each variant's CU masks); errors are InputErrors naming the
-// sweep file, line and key. A policy a variant cannot run on a scenario's collective (DMA offload
-// of a reduction on engines that cannot reduce, hybrid_ar on a gather) is skipped for that pair.
+// Variants are not stored: task(t) builds the hardware and scenario of one task when it runs, so a
+// sweep's memory does not grow with its point count. Checked at load: the file, each grid value
+// set alone on the hardware, and every task of the first kEagerVariants variants in full (the whole
+// sweep when it is no larger); a later variant whose values clash is checked when its tasks are
+// built. Errors are InputErrors naming the sweep file, line and key (the CLI's output is staged,
+// so a late error still leaves no output file).
+// A policy a variant cannot run on a scenario's collective (DMA offload of a reduction on engines
+// that cannot reduce, hybrid_ar on a gather) is skipped for that pair.
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,22 +36,48 @@ struct Setting {
   std::string value;  // as written ("100 GB/s")
 };
 
-struct Variant {
-  std::string name;                     // given, or "v<index>"
-  std::vector<Setting> settings;        // in key order of first appearance in the file
-  hw::NodeSpec spec;                    // the base hardware with the hardware settings applied
-  std::vector<wl::Scenario> scenarios;  // the sweep's scenarios with the workload settings applied
+// A setting and where the file wrote it.
+struct LocatedSetting {
+  Setting setting;
+  SourceLocation where;
+  std::string qualified;  // "grid.spec.dma.engines[2]"
 };
+
+// One task: a variant's hardware and one scenario with the variant's workload settings applied.
+struct Task {
+  std::size_t index = 0;          // variant * scenarios + scenario
+  std::size_t variant = 0;        // index of the variant
+  std::string variant_name;       // given, or "v<index>"
+  std::vector<Setting> settings;  // in key order of first appearance in the file
+  hw::NodeSpec spec;              // the base hardware with the hardware settings applied
+  wl::Scenario scenario;
+};
+
+// Sweeps larger than this many points are refused: the point index must stay exact in the CSV and
+// a run of this many points would take years.
+inline constexpr std::size_t kMaxSweepPoints = std::size_t{1} << 40;
+inline constexpr std::size_t kEagerVariants = 4096;
 
 struct SweepSpec {
   std::string hardware;  // as named in the file
   std::vector<std::string> policies;
+  std::vector<SourceLocation> policy_locations;
   std::vector<std::string> scenario_names;
   std::vector<std::string> varied_keys;  // union of settings' keys, first-appearance order
-  std::vector<Variant> variants;
+  std::vector<std::string> input_files;  // the files the sweep read (for the CLI's output checks)
 
-  [[nodiscard]] std::size_t tasks() const { return variants.size() * scenario_names.size(); }
+  hw::NodeSpec base;
+  std::vector<wl::Scenario> base_scenarios;
+  std::vector<std::pair<std::string, std::vector<LocatedSetting>>> listed;  // one empty entry if none
+  std::vector<std::vector<LocatedSetting>> axes;                            // the grid, file order
+  SourceLocation variants_where;
+  std::size_t variant_count = 0;
+
+  [[nodiscard]] std::size_t tasks() const { return variant_count * scenario_names.size(); }
   [[nodiscard]] std::size_t points() const { return tasks() * policies.size(); }
+  // Builds and checks task `t` (< tasks()); throws InputError naming the sweep file's line.
+  [[nodiscard]] Task task(std::size_t t) const;
+  [[nodiscard]] std::string variant_name(std::size_t variant) const;
 };
 
 SweepSpec load_sweep_file(const std::string& path);

@@ -57,7 +57,7 @@ std::vector<wl::Record> HardwareRunner::run(const wl::RunRequest& request) {
   const std::size_t dma_index = colls.size();
   colls.push_back({wl::CollectiveImpl::dma, 0, dma_});
   const std::size_t zero_index = colls.size();
-  colls.push_back({wl::CollectiveImpl::vendor_zero_cta, 0, dma_});
+  if (vendor_zero_cta_compiled()) colls.push_back({wl::CollectiveImpl::vendor_zero_cta, 0, dma_});
   std::vector<std::uint64_t> wrong;
   for (const CollConfig& c : colls) {
     wrong.push_back(bench_.verify(c));

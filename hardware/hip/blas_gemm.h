@@ -2,6 +2,9 @@
 // The GEMM side: one BLAS handle per GPU, bf16 operands filled with random values, and a launch
 // of C[M x N] = A[M x K] * B[K x N] (fp32 accumulate) on a given stream, optionally told how many
 // SMs/CUs it may plan for (cublasSetSmCountTarget on NVIDIA; AMD relies on the CU mask alone).
+// Libraries: cuBLAS (cublasGemmEx) on NVIDIA; on AMD hipBLASLt (hipblasLtMatmul with the
+// heuristic's first algorithm for the shape) where its header exists (ROCm >= 6.1), else hipBLAS
+// (hipblasGemmEx, rocBLAS underneath). blas_library() names the one this build uses.
 #include <cstdint>
 #include <vector>
 
@@ -10,6 +13,9 @@
 #include "workloads/gemm.h"
 
 namespace c3sim::bench {
+
+// "cuBLAS", "hipBLASLt" or "hipBLAS": the library the GEMMs of this build go through.
+const char* blas_library();
 
 class BlasGemm {
 public:
@@ -27,7 +33,17 @@ private:
   struct PerGpu {
     hipblasHandle_t handle = nullptr;
     DeviceBuffer workspace, a, b, c;
+#if defined(C3BENCH_AMD) && C3BENCH_HAVE_HIPBLASLT
+    hipblasLtHandle_t lt = nullptr;
+    hipblasLtMatmulDesc_t desc = nullptr;
+    hipblasLtMatrixLayout_t a_layout = nullptr, b_layout = nullptr, c_layout = nullptr;
+    hipblasLtMatmulAlgo_t algo{};
+#endif
   };
+#if defined(C3BENCH_AMD) && C3BENCH_HAVE_HIPBLASLT
+  void plan_lt(PerGpu& p);  // descriptors and algorithm for shape_
+  static void release_lt(PerGpu& p);
+#endif
   std::vector<PerGpu> gpus_;
   wl::Gemm shape_;
 };

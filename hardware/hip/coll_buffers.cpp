@@ -24,22 +24,28 @@ CollBuffers::~CollBuffers() {
 void* CollBuffers::allocate(int gpu, std::size_t bytes) {
   C3_HIP(hipSetDevice(gpu));
   void* p = nullptr;
+#if C3BENCH_HAVE_NCCL_MEM_ALLOC
   if (symmetric_) {
     C3_NCCL(ncclMemAlloc(&p, bytes));
-  } else {
-    C3_HIP(hipMalloc(&p, bytes));
+    return p;
   }
+#endif
+  // Without ncclMemAlloc (NCCL/RCCL < 2.19) there is no zero-CTA policy either (gpu_runtime.h),
+  // so "symmetric" buffers are plain ones that nothing registers.
+  C3_HIP(hipMalloc(&p, bytes));
   return p;
 }
 
 void CollBuffers::free_one(int gpu, void* p) {
   if (p == nullptr) return;
   C3_HIP(hipSetDevice(gpu));
+#if C3BENCH_HAVE_NCCL_MEM_ALLOC
   if (symmetric_) {
     C3_NCCL(ncclMemFree(p));
-  } else {
-    C3_HIP(hipFree(p));
+    return;
   }
+#endif
+  C3_HIP(hipFree(p));
 }
 
 void CollBuffers::release() {

@@ -31,6 +31,10 @@ DeviceSet::DeviceSet() {
   int least = 0;
   C3_HIP(hipSetDevice(0));
   C3_HIP(hipDeviceGetStreamPriorityRange(&least, &highest_priority_));
+  void* host = nullptr;
+  C3_HIP(hipHostMalloc(&host, sizeof(int), hipHostMallocMapped | hipHostMallocPortable));
+  timeout_flag_ = static_cast<int*>(host);
+  *timeout_flag_ = 0;
 }
 
 DeviceSet::~DeviceSet() {
@@ -40,6 +44,7 @@ DeviceSet::~DeviceSet() {
     for (auto& [name, s] : gpus_[g].streams) (void)hipStreamDestroy(s);
     for (hipEvent_t e : gpus_[g].events) (void)hipEventDestroy(e);
   }
+  if (timeout_flag_ != nullptr) (void)hipHostFree(timeout_flag_);
 }
 
 hipStream_t DeviceSet::stream(int gpu, const std::string& name, int priority) {

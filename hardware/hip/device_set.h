@@ -36,6 +36,11 @@ public:
   // The i-th timing event of `gpu` (created on first use; reused across trials).
   hipEvent_t event(int gpu, std::size_t index);
 
+  // Set to nonzero by a device-side wait that gave up (the AMD DMA collective's wait on its HSA
+  // signal): a device-visible pointer to host-mapped memory, so a lost completion fails the trial
+  // (trial.cpp checks it) instead of hanging the GPU.
+  [[nodiscard]] int* timeout_flag() const { return timeout_flag_; }
+
   void synchronize_all();
 
 private:
@@ -44,6 +49,7 @@ private:
     std::map<std::string, hipStream_t> streams;
     std::vector<hipEvent_t> events;
   };
+  int* timeout_flag_ = nullptr;
   std::vector<Gpu> gpus_;
   int highest_priority_ = 0;
 };

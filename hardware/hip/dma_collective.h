@@ -7,8 +7,14 @@
 // per GPU. NVIDIA: each queue is a stream whose pieces go out as one cudaMemcpyBatchAsync
 // (stream-ordered sources, prefer-overlap-with-compute), which lets the driver spread one
 // submission over several copy engines; `batched = false` issues one cudaMemcpyAsync per piece
-// instead (the plain baseline). AMD: one hipMemcpyAsync per piece, queues = streams (HIP sends
-// peer copies to SDMA engines by default); engine-pinned HSA copies are not implemented.
+// instead (the plain baseline). AMD (HSA runtime with hsa_amd_memory_async_copy_on_engine): every
+// piece is pinned to one SDMA engine of the copying GPU (push: the sender's, pull: the receiver's),
+// `engines` engines per peer, the first being the runtime's recommended engine for that pair
+// (ROCm >= 7.0), else a distinct idle engine per peer (hsa_amd_memory_copy_engine_status), or the
+// engine C3BENCH_SDMA_ENGINE_MAP names (hsa_sdma.h); every engine's status is checked before its
+// first copy of a collective, and HSA signals start and complete the copies (hsa_sdma.h). Without
+// that API (HSA AMD interface < 1.2), one hipMemcpyAsync per piece on per-queue streams.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,7 +24,7 @@
 namespace c3sim::bench {
 
 struct DmaOptions {
-  int engines = 1;  // queues (streams) per GPU
+  int engines = 1;  // NVIDIA: queues (streams) per GPU; AMD: SDMA engines per peer
   int chunks = 1;   // pieces per peer transfer
   bool pull = false;
   bool batched = true;                         // NVIDIA: cudaMemcpyBatchAsync per queue
@@ -27,7 +33,10 @@ struct DmaOptions {
 
 class DmaCollectives {
 public:
-  explicit DmaCollectives(DeviceSet& devices) : devices_(devices) {}
+  explicit DmaCollectives(DeviceSet& devices);
+  ~DmaCollectives();
+  DmaCollectives(const DmaCollectives&) = delete;
+  DmaCollectives& operator=(const DmaCollectives&) = delete;
 
   // The streams a collective with these options uses on every GPU (part of a trial's Part).
   std::vector<StreamRef> streams(const DmaOptions& options);
@@ -35,6 +44,8 @@ public:
 
 private:
   DeviceSet& devices_;
+  struct Sdma;                  // AMD engine-pinned copies: signals, agents, chosen engines
+  std::unique_ptr<Sdma> sdma_;  // null where the build does not pin engines
 };
 
 }  // namespace c3sim::bench

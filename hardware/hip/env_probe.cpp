@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "hardware/hip/blas_gemm.h"
 #include "hardware/hip/check.h"
 #include "hardware/hip/vendor_collective.h"
 
@@ -60,10 +61,17 @@ wl::EnvRecord probe_environment(DeviceSet& devices) {
   d["blas_library"] = "cuBLAS";
   d["blas_version"] = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 #else
-  d["blas_library"] = "hipBLAS";
+  d["blas_library"] = blas_library();
+  d["blas_version"] = std::to_string(hipblasVersionMajor) + "." + std::to_string(hipblasVersionMinor) + "." +
+                      std::to_string(hipblasVersionPatch) + " (hipBLAS headers)";
+  d["hsa_amd_interface"] =
+      std::to_string(HSA_AMD_INTERFACE_VERSION_MAJOR) + "." + std::to_string(HSA_AMD_INTERFACE_VERSION_MINOR);
+  d["sdma_engine_pinning"] = C3BENCH_HAVE_SDMA_ENGINE_COPY != 0;
+  d["sdma_preferred_engine_query"] = C3BENCH_HAVE_PREFERRED_COPY_ENGINE != 0;
 #endif
+  d["collective_cta_limits_compiled"] = C3BENCH_HAVE_COMM_CTA_LIMITS != 0;
   for (const char* var : {"NCCL_NVLS_ENABLE", "NCCL_CTA_POLICY", "CUDA_MODULE_LOADING",
-                          "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"}) {
+                          "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "C3BENCH_SDMA_ENGINE_MAP"}) {
     if (const char* v = std::getenv(var)) d["environment"][var] = v;
   }
   nlohmann::json topo = nlohmann::json::array();

@@ -7,13 +7,30 @@
 #endif
 
 #if defined(C3BENCH_AMD)
-#include <hip/hip_runtime.h>
-#include <hipblas/hipblas.h>
-#include <hsa/hsa.h>
-#include <hsa/hsa_ext_amd.h>
-#include <rccl/rccl.h>
+#include "hardware/hip/vendors/rocm.h"
 #else
 #include "hardware/hip/vendors/cuda.h"
+#endif
+
+// Collective-library API levels, by NCCL's numbering (RCCL follows it: Debian trixie's RCCL 5.4.3
+// is NCCL 2.13, ROCm 6.0's RCCL is 2.18, ROCm 6.2's 2.20). README.md says which ROCm enables each.
+// ncclConfig_t with minCTAs/maxCTAs: per-communicator CTA caps (--coll-cta-limits, rp policies).
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 17, 0)
+#define C3BENCH_HAVE_COMM_CTA_LIMITS 1
+#else
+#define C3BENCH_HAVE_COMM_CTA_LIMITS 0
+#endif
+// ncclMemAlloc / ncclMemFree: the allocations window registration wants.
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 19, 0)
+#define C3BENCH_HAVE_NCCL_MEM_ALLOC 1
+#else
+#define C3BENCH_HAVE_NCCL_MEM_ALLOC 0
+#endif
+// The zero-CTA policy: copy-engine collectives on symmetric windows (NCCL >= 2.28).
+#if defined(NCCL_CTA_POLICY_ZERO)
+#define C3BENCH_HAVE_ZERO_CTA 1
+#else
+#define C3BENCH_HAVE_ZERO_CTA 0
 #endif
 
 namespace c3sim::bench {

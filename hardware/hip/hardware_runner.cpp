@@ -77,7 +77,7 @@ std::vector<wl::Record> HardwareRunner::run(const wl::RunRequest& request) {
   const std::size_t zero_index = colls.size() + 1;
   if (!reduction) {
     colls.push_back({wl::CollectiveImpl::dma, 0, dma_});
-    colls.push_back({wl::CollectiveImpl::vendor_zero_cta, 0, dma_});
+    if (vendor_zero_cta_compiled()) colls.push_back({wl::CollectiveImpl::vendor_zero_cta, 0, dma_});
   }
   std::vector<std::uint64_t> wrong;
   for (const CollConfig& c : colls) {

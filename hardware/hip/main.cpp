@@ -285,6 +285,7 @@ int main(int argc, char** argv) {
                ") and write c3sim's JSON Lines measurement schema.\nExit codes: 0 ok, 1 internal "
                "error, 2 bad input, 3 GPU or library failure."};
   app.require_subcommand(1);
+  app.footer(bench::policy_help());
 
   CommonOptions run_opts;
   std::string policies, gemm_limits, cta_limits, only;

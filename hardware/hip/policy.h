@@ -24,10 +24,16 @@ struct Policy {
   int partition_units = 0;  // rp: units asked for the collective; 0 = no partition
 };
 
-// Throws InputError (at `where`, key "policies") for an unknown name or a bad rp size
-// (needs 1 <= n < units_per_gpu when units_per_gpu > 0).
+// Throws InputError (at `where`, key "policies") for an unknown name, a bad rp size (needs
+// 1 <= n < units_per_gpu when units_per_gpu > 0), or a policy this build's libraries cannot run
+// (policy_unavailable), so that it fails before any GPU call.
 Policy parse_policy(const std::string& name, const SourceLocation& where, int units_per_gpu);
-// The list `all` expands to: every policy the issue names, with rp at 16 and 32 units.
+// Why this build cannot run `policy` (the library API it lacks), or "" when it can.
+std::string policy_unavailable(const Policy& policy);
+// The list `all` expands to: every policy the issue names, with rp at 16 and 32 units, less those
+// this build cannot run.
 std::vector<std::string> all_policy_names();
+// The policies and, for this build's platform, the mechanism behind each (c3bench --help).
+std::string policy_help();
 
 }  // namespace c3sim::bench

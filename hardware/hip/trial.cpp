@@ -9,6 +9,7 @@ namespace c3sim::bench {
 
 TrialTimes run_timed(DeviceSet& devices, const std::vector<Part>& parts) {
   const int n = devices.count();
+  *devices.timeout_flag() = 0;
   // Event 0 of each GPU marks when the first work issued to it reached it.
   std::vector<bool> started(static_cast<std::size_t>(n), false);
   std::vector<std::vector<std::size_t>> end_events(parts.size());
@@ -43,6 +44,11 @@ TrialTimes run_timed(DeviceSet& devices, const std::vector<Part>& parts) {
     out.total_us = std::max(out.total_us, out.part_us[p]);
   }
   devices.synchronize_all();
+  if (*devices.timeout_flag() != 0) {
+    throw DeviceError(
+        "c3bench: a device-side wait timed out (a copy's completion signal never came); "
+        "timings of this trial are void");
+  }
   return out;
 }
 

@@ -6,22 +6,18 @@
 
 namespace c3sim::bench {
 
-bool vendor_zero_cta_compiled() {
-#if defined(NCCL_CTA_POLICY_ZERO)
-  return true;
-#else
-  return false;
-#endif
-}
+bool vendor_zero_cta_compiled() { return C3BENCH_HAVE_ZERO_CTA != 0; }
 
 VendorCollectives::~VendorCollectives() {
   for (auto& [key, set] : sets_) {
     for (std::size_t r = 0; r < set->comms.size(); ++r) {
       (void)hipSetDevice(static_cast<int>(r));
+#if C3BENCH_HAVE_ZERO_CTA
       if (!set->windows.empty()) {
         (void)ncclCommWindowDeregister(set->comms[r], set->windows[2 * r]);
         (void)ncclCommWindowDeregister(set->comms[r], set->windows[2 * r + 1]);
       }
+#endif
       (void)ncclCommDestroy(set->comms[r]);
     }
   }
@@ -33,12 +29,13 @@ VendorCollectives::CommSet& VendorCollectives::comms(int key) {
   set->comms.resize(static_cast<std::size_t>(gpus_));
   ncclUniqueId id;
   C3_NCCL(ncclGetUniqueId(&id));
+#if C3BENCH_HAVE_COMM_CTA_LIMITS
   ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
   if (key == kZeroCtaKey) {
-#if defined(NCCL_CTA_POLICY_ZERO)
+#if C3BENCH_HAVE_ZERO_CTA
     config.CTAPolicy = NCCL_CTA_POLICY_ZERO;
 #else
-    throw DeviceError("c3bench: this NCCL/RCCL has no zero-CTA policy (needs NCCL >= 2.28)");
+    throw DeviceError("c3bench: this NCCL/RCCL has no zero-CTA policy (needs the NCCL 2.28 API)");
 #endif
   } else if (key > 0) {
     config.maxCTAs = key;
@@ -50,11 +47,30 @@ VendorCollectives::CommSet& VendorCollectives::comms(int key) {
     C3_NCCL(ncclCommInitRankConfig(&set->comms[static_cast<std::size_t>(r)], gpus_, id, r, &config));
   }
   C3_NCCL(ncclGroupEnd());
+#else
+  // No ncclConfig_t: the library's defaults only. (NCCL_MAX_NCHANNELS would cap every communicator
+  // of the process alike, read once, so it cannot give each set its own cap.)
+  if (key != 0) {
+    throw DeviceError(std::string("c3bench: ") +
+                      (key == kZeroCtaKey ? "the zero-CTA policy" : "a collective CTA/channel cap") +
+                      " needs ncclConfig_t (NCCL/RCCL >= 2.17; RCCL of ROCm >= 6.0); this library is " +
+                      std::to_string(NCCL_VERSION_CODE));
+  }
+  C3_NCCL(ncclGroupStart());
+  for (int r = 0; r < gpus_; ++r) {
+    C3_HIP(hipSetDevice(r));
+    C3_NCCL(ncclCommInitRank(&set->comms[static_cast<std::size_t>(r)], gpus_, id, r));
+  }
+  C3_NCCL(ncclGroupEnd());
+#endif
   return *sets_.emplace(key, std::move(set)).first->second;
 }
 
 void VendorCollectives::register_windows(CommSet& set, CollBuffers& buffers) {
   if (set.registered_generation == buffers.generation()) return;
+#if !C3BENCH_HAVE_ZERO_CTA
+  throw DeviceError("c3bench: symmetric window registration needs the NCCL 2.27 window API");
+#else
   if (!set.windows.empty()) {
     C3_NCCL(ncclGroupStart());
     for (int r = 0; r < gpus_; ++r) {
@@ -75,6 +91,7 @@ void VendorCollectives::register_windows(CommSet& set, CollBuffers& buffers) {
   }
   C3_NCCL(ncclGroupEnd());
   set.registered_generation = buffers.generation();
+#endif
 }
 
 void VendorCollectives::launch(const CollShape& shape, const CollBuffers& buffers,

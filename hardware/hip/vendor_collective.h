@@ -5,6 +5,8 @@
 //   (ncclConfig_t.maxCTAs; the cap is how an SM/CU partition's collective is kept inside it);
 //   the zero-CTA policy (CTAPolicy = NCCL_CTA_POLICY_ZERO): copy-engine all-gather/all-to-all on
 //   symmetrically registered windows, where the library version has it (NCCL >= 2.28).
+// Older libraries (C3BENCH_HAVE_* in gpu_runtime.h): without ncclConfig_t's CTA caps a capped set
+// throws DeviceError; without the zero-CTA policy the zero-CTA set does.
 #include <map>
 #include <memory>
 #include <vector>
@@ -34,7 +36,9 @@ public:
 private:
   struct CommSet {
     std::vector<ncclComm_t> comms;
+#if C3BENCH_HAVE_ZERO_CTA
     std::vector<ncclWindow_t> windows;  // zero-CTA: send and recv of each rank
+#endif
     int registered_generation = -1;
   };
   CommSet& comms(int key);  // key: max_ctas, or kZeroCtaKey

@@ -18,9 +18,11 @@ CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& sp
       // CUs. Charging all of it before arrival would let a GEMM launched after a collective reach
       // the CUs first, which the ordered measurements contradict (collective-first beats
       // GEMM-first on H200: h200x2_ordered_table1.jsonl, sp/base 0.85). Isolated times are the same.
-      startup_(s_to_ps(plan_.step_latency * plan_.steps +
-                       std::max(0.0, spec.model.collective.launch_latency - spec.model.dispatch.kernel_launch_latency))),
-      launch_latency_(s_to_ps(std::min(spec.model.collective.launch_latency, spec.model.dispatch.kernel_launch_latency))),
+      startup_(s_to_ps(
+          plan_.step_latency * plan_.steps +
+          std::max(0.0, spec.model.collective.launch_latency - spec.model.dispatch.kernel_launch_latency))),
+      launch_latency_(
+          s_to_ps(std::min(spec.model.collective.launch_latency, spec.model.dispatch.kernel_launch_latency))),
       link_efficiency_(plan_.link_efficiency) {}
 
 engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& ctx) {

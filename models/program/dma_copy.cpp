@@ -28,7 +28,8 @@ void DmaCopy::start(std::function<void(TimePs)> done) {
     const TimePs began = sim_.now();
     sim_.start_flow(std::move(f), [this, began](TimePs now) {
       if (engine::TraceRecorder* tr = sim_.trace()) {
-        tr->span("gpu0", engine::TraceTrack::dma_engine(0), label_, began, now, {engine::KernelKind::dma_transfer});
+        tr->span("gpu0", engine::TraceTrack::dma_engine(0), label_, began, now,
+                 {engine::KernelKind::dma_transfer});
       }
       sim_.at(now + s_to_ps(spec_.model.dma.completion_latency), [this] { done_(sim_.now()); });
     });

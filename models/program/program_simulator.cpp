@@ -23,7 +23,6 @@ namespace c3sim::models {
 
 namespace {
 
-
 // A CU mask of `cus` CUs spread evenly over the XCDs, `skip` CUs in from the low or the high end
 // of each XCD: collectives and memory kernels' streams pack up from the low end, GEMM streams down
 // from the high end, so a partitioned pair gets disjoint masks (the pair simulator's layout).
@@ -175,9 +174,12 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
         GemmPlan plan = plan_gemm(k.gemm, spec_, cus, ps.cus.has_value());
         auto model = std::make_shared<GemmWorkgroupModel>(plan, spec_, cache_model_, res, state);
         // Kernel ids are the program's kernel indices: every flow of kernel i carries owner i.
-        engine::KernelDesc d{fmt::format("gemm:{}", k.name), plan.workgroups, 1,
+        engine::KernelDesc d{fmt::format("gemm:{}", k.name),
+                             plan.workgroups,
+                             1,
                              s_to_ps(spec_.model.dispatch.kernel_launch_latency),
-                             engine::FlowOwner{i, engine::KernelKind::gemm}, plan.holds_cus};
+                             engine::FlowOwner{i, engine::KernelKind::gemm},
+                             plan.holds_cus};
         l.id = gpu.launch(stream, d, model, [&finished, i](TimePs now) { finished(i, now); });
         break;
       }

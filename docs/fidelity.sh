@@ -71,12 +71,12 @@ row "x4 -> x2 transfer (Table I, simultaneous release)" \
 row "x4 -> x2 transfer (Table I, ordered launch)" \
   "c3sim validate $M/h200x2_ordered_table1.jsonl --hardware x4.yaml --cross" "$(summary "$tmp/x4to2o.json")"
 beyond=()
-for f in ag a2a red; do
+for f in ag a2a a2a_more red red_more; do
   "$C3SIM" validate $M/h200x2_ordered_beyond_$f.jsonl --hardware "$tmp/x4.yaml" --cross --format json -o "$tmp/x4to2b_$f.json" 2>/dev/null
   beyond+=("$tmp/x4to2b_$f.json")
 done
-row "x4 -> x2 new shapes (97 scenarios beyond Table I, ordered)" \
-  "c3sim validate $M/h200x2_ordered_beyond_{ag,a2a,red}.jsonl --hardware x4.yaml --cross" "$(summary "${beyond[@]}")"
+row "x4 -> x2 new shapes (228 scenarios beyond Table I, ordered)" \
+  "c3sim validate $M/h200x2_ordered_beyond_*.jsonl --hardware x4.yaml --cross" "$(summary "${beyond[@]}")"
 "$C3SIM" calibrate $M/h200x2_*.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2.yaml" 2>/dev/null
 "$C3SIM" validate $M/h200x4_table1.jsonl --hardware "$tmp/x2.yaml" --cross --format json -o "$tmp/x2to4.json" 2>/dev/null
 row "x2 -> x4 transfer" \

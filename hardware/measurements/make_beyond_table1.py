@@ -10,6 +10,9 @@ Collectives (per-GPU output): 64 MiB, 512 MiB, 2 GiB.
   h200_beyond_ag.yaml   every GEMM x all-gather x 3 sizes (all policies)
   h200_beyond_a2a.yaml  a spread of 8 GEMMs x all-to-all x 3 sizes (all policies)
   h200_beyond_red.yaml  4 GEMMs x {reduce-scatter, all-reduce} x {64 MiB, 512 MiB} (CU policies)
+  h200_beyond_a2a_more.yaml, h200_beyond_red_more.yaml  the rest, measured in a second call, so
+                        that every GEMM has all-gather and all-to-all at the three sizes and
+                        reduce-scatter and all-reduce at the three sizes under the CU policies
 """
 import os
 
@@ -73,7 +76,18 @@ def main():
     write(os.path.join(here, "h200_beyond_red.yaml"),
           ["4 GEMMs x reduce-scatter / all-reduce x 64 MiB / 512 MiB, CU policies (copy engines cannot reduce)."],
           red)
-    print(f"{len(ag)} + {len(a2a)} + {len(red)} scenarios")
+    a2a_more = [(f"{t}_{s}_a2a", t, shape, "all_to_all", size, None) for t, shape in g if (t, shape) not in pick
+                for s, size in SIZES]
+    write(os.path.join(here, "h200_beyond_a2a_more.yaml"),
+          ["The other GEMMs x all-to-all x 64 MiB / 512 MiB / 2 GiB (policies: --policy all)."], a2a_more)
+    done = {name for name, *_ in red}
+    red_more = [(f"{t}_{s}_{short}", t, shape, op, size, cu) for t, shape in g
+                for op, short in (("reduce_scatter", "rs"), ("all_reduce", "ar")) for s, size in SIZES
+                if f"{t}_{s}_{short}" not in done]
+    write(os.path.join(here, "h200_beyond_red_more.yaml"),
+          ["Every GEMM x reduce-scatter / all-reduce x 64 MiB / 512 MiB / 2 GiB not in h200_beyond_red.yaml,",
+           "CU policies (copy engines cannot reduce)."], red_more)
+    print(f"{len(ag)} + {len(a2a)} + {len(red)} + {len(a2a_more)} + {len(red_more)} scenarios")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 # root, with c3bench and its two non-CUDA libraries carried in .c3bench_dev/ (see README.md here):
 #   bash hardware/measurements/run_ordered.sh 1 h200x2_ordered   # launch, copy-engine, collective sweeps; beyond-Table-I all-gathers
 #   bash hardware/measurements/run_ordered.sh 2 h200x2_ordered   # beyond-Table-I all-to-alls and reductions; Table I again
+#   bash hardware/measurements/run_ordered.sh 3 h200x2_ordered   # the other all-to-alls and reductions (second session call)
 # Writes $OUT/TAG_*.jsonl and TAG_run.log (nvidia-smi's clocks and topology first, then c3bench's
 # progress; both parts append). Each step has its own time limit, so one slow step
 # cannot cost the others; a run stopped by its limit leaves FILE.partial with what it measured.
@@ -33,6 +34,10 @@ if [[ $PART == 1 ]]; then
     --sizes 16MiB,64MiB,256MiB,1GiB,2GiB --cta-limits 1,2,4,8,16,32,64 --trials 3 --warmups 1 \
     -o "$OUT/${TAG}_sweep_ctas4.jsonl"
   step 280 beyond_ag run $M/h200_beyond_ag.yaml --policy all --trials 5 --warmups 1 -o "$OUT/${TAG}_beyond_ag.jsonl"
+elif [[ $PART == 3 ]]; then
+  step 200 beyond_a2a_more run $M/h200_beyond_a2a_more.yaml --policy all --trials 5 --warmups 1 \
+    -o "$OUT/${TAG}_beyond_a2a_more.jsonl"
+  step 250 beyond_red_more run $M/h200_beyond_red_more.yaml --trials 5 --warmups 1 -o "$OUT/${TAG}_beyond_red_more.jsonl"
 else
   step 150 beyond_a2a run $M/h200_beyond_a2a.yaml --policy all --trials 5 --warmups 1 -o "$OUT/${TAG}_beyond_a2a.jsonl"
   step 80 beyond_red run $M/h200_beyond_red.yaml --trials 5 --warmups 1 -o "$OUT/${TAG}_beyond_red.jsonl"

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "hardware/hip/check.h"
+#include "hardware/hip/copy_submit.h"
 #include "hardware/hip/device_buffer.h"
 #include "hardware/hip/kernels.h"
 
@@ -19,11 +20,7 @@ struct CopyConfig {
   bool batched = false;
 };
 
-struct Piece {
-  void* dst = nullptr;
-  const void* src = nullptr;
-  std::size_t bytes = 0;
-};
+using Piece = CopyPiece;
 
 // Per GPU: a source block (filled with hash(seed, gpu, i)) and a destination with one block slot
 // per GPU (slot s receives GPU s's block), like an all-gather's receive buffer.
@@ -89,32 +86,6 @@ std::vector<Transfer> transfers(const std::string& pattern, int gpus) {
   return out;
 }
 
-void submit(hipStream_t stream, const std::vector<Piece>& pieces, bool batched) {
-  if (pieces.empty()) return;
-#if defined(C3BENCH_NVIDIA) && CUDART_VERSION >= 12080
-  if (batched) {
-    std::vector<void*> dsts;
-    std::vector<const void*> srcs;
-    std::vector<std::size_t> sizes;
-    for (const Piece& c : pieces) {
-      dsts.push_back(c.dst);
-      srcs.push_back(c.src);
-      sizes.push_back(c.bytes);
-    }
-    cudaMemcpyAttributes attr{};
-    attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
-    attr.flags = cudaMemcpyFlagPreferOverlapWithCompute;
-    std::size_t attr_index = 0;
-    C3_HIP(cudaMemcpyBatchAsync(dsts.data(), srcs.data(), sizes.data(), pieces.size(), &attr, &attr_index, 1,
-                                stream));
-    return;
-  }
-#else
-  (void)batched;
-#endif
-  for (const Piece& c : pieces) C3_HIP(hipMemcpyAsync(c.dst, c.src, c.bytes, hipMemcpyDefault, stream));
-}
-
 // The Part that issues every transfer of `config` at `bytes` per transfer: each transfer cut into
 // chunks, the pieces of transfer t spread round-robin over its `streams` streams.
 Part copy_part(DeviceSet& d, const CopyBuffers& buf, const CopyConfig& config, std::size_t bytes) {
@@ -141,7 +112,7 @@ Part copy_part(DeviceSet& d, const CopyBuffers& buf, const CopyConfig& config, s
   return {"copy", streams, [streams, queues, batched] {
             for (std::size_t i = 0; i < streams.size(); ++i) {
               C3_HIP(hipSetDevice(streams[i].gpu));
-              submit(streams[i].stream, queues[i], batched);
+              submit_copies(streams[i].stream, queues[i], batched);
             }
           }};
 }
@@ -168,9 +139,7 @@ std::vector<wl::Record> sweep_copy_engine(Bench& bench, const CopySweepRequest& 
   std::vector<std::string> patterns{"local"};
   if (gpus > 1) patterns.insert(patterns.end(), {"push", "pull", "bidirectional"});
   std::vector<bool> submissions{false};
-#if defined(C3BENCH_NVIDIA) && CUDART_VERSION >= 12080
-  submissions.push_back(true);
-#endif
+  if (kBatchedCopies) submissions.push_back(true);
 
   // (bytes, config) in measurement order.
   std::vector<std::pair<std::size_t, CopyConfig>> plan;

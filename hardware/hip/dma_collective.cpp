@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "hardware/hip/check.h"
+#include "hardware/hip/copy_submit.h"
 #include "sim/base/errors.h"
 
 #if defined(C3BENCH_AMD) && C3BENCH_HAVE_SDMA_ENGINE_COPY
@@ -18,11 +19,7 @@
 namespace c3sim::bench {
 namespace {
 
-struct Copy {
-  void* dst = nullptr;
-  const void* src = nullptr;
-  std::size_t bytes = 0;
-};
+using Copy = CopyPiece;
 
 std::uint8_t* at(void* base, std::size_t offset) { return static_cast<std::uint8_t*>(base) + offset; }
 
@@ -51,34 +48,6 @@ Copy piece_of(const Copy& c, std::size_t piece, std::size_t chunks) {
   return {static_cast<std::uint8_t*>(c.dst) + begin, static_cast<const std::uint8_t*>(c.src) + begin,
           end - begin};
 }
-
-#if !C3BENCH_DMA_PINNED
-void submit(hipStream_t stream, const std::vector<Copy>& pieces, bool batched) {
-  if (pieces.empty()) return;
-#if defined(C3BENCH_NVIDIA) && CUDART_VERSION >= 12080
-  if (batched) {
-    std::vector<void*> dsts;
-    std::vector<const void*> srcs;
-    std::vector<std::size_t> sizes;
-    for (const Copy& c : pieces) {
-      dsts.push_back(c.dst);
-      srcs.push_back(c.src);
-      sizes.push_back(c.bytes);
-    }
-    cudaMemcpyAttributes attr{};
-    attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
-    attr.flags = cudaMemcpyFlagPreferOverlapWithCompute;
-    std::size_t attr_index = 0;
-    C3_HIP(cudaMemcpyBatchAsync(dsts.data(), srcs.data(), sizes.data(), pieces.size(), &attr, &attr_index, 1,
-                                stream));
-    return;
-  }
-#else
-  (void)batched;
-#endif
-  for (const Copy& c : pieces) C3_HIP(hipMemcpyAsync(c.dst, c.src, c.bytes, hipMemcpyDefault, stream));
-}
-#endif
 
 #if C3BENCH_DMA_PINNED
 // A copy that does not finish within this long sets the trial's timeout flag instead of hanging.
@@ -283,8 +252,8 @@ void DmaCollectives::enqueue(const CollShape& shape, const CollBuffers& buffers,
     }
     C3_HIP(hipSetDevice(g));
     for (int e = 0; e < options.engines; ++e) {
-      submit(devices_.stream(g, "dma" + std::to_string(e)), queues[static_cast<std::size_t>(e)],
-             options.batched);
+      submit_copies(devices_.stream(g, "dma" + std::to_string(e)), queues[static_cast<std::size_t>(e)],
+                    options.batched);
     }
   }
 #endif

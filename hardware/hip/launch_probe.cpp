@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "hardware/hip/check.h"
+#include "hardware/hip/copy_submit.h"
 #include "hardware/hip/device_buffer.h"
 #include "hardware/hip/kernels.h"
 #include "hardware/hip/stats.h"
@@ -136,38 +137,18 @@ nlohmann::json probe_launch_latencies(DeviceSet& d, int reps) {
   std::vector<double> roundtrip;
   nlohmann::json batched = nlohmann::json::array();
   for (int n : {1, 2, 4, 8, 16, 32, 64}) {
+    std::vector<CopyPiece> pieces;
+    for (int c = 0; c < n; ++c) {
+      pieces.push_back({static_cast<std::uint8_t*>(peer_dst.get()) + c * kSmallCopy,
+                        static_cast<const std::uint8_t*>(local_src.get()) + c * kSmallCopy, kSmallCopy});
+    }
     for (bool batch : {false, true}) {
-#if !(defined(C3BENCH_NVIDIA) && CUDART_VERSION >= 12080)
-      if (batch) continue;
-#endif
+      if (batch && !kBatchedCopies) continue;
       std::vector<double> sub;
       std::vector<double> all;
       for (int i = 0; i < kWarmups + reps; ++i) {
         const Clock::time_point t0 = Clock::now();
-        if (batch) {
-#if defined(C3BENCH_NVIDIA) && CUDART_VERSION >= 12080
-          std::vector<void*> dsts;
-          std::vector<const void*> srcs;
-          std::vector<std::size_t> sizes;
-          for (int c = 0; c < n; ++c) {
-            dsts.push_back(static_cast<std::uint8_t*>(peer_dst.get()) + c * kSmallCopy);
-            srcs.push_back(static_cast<const std::uint8_t*>(local_src.get()) + c * kSmallCopy);
-            sizes.push_back(kSmallCopy);
-          }
-          cudaMemcpyAttributes attr{};
-          attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
-          attr.flags = cudaMemcpyFlagPreferOverlapWithCompute;
-          std::size_t attr_index = 0;
-          C3_HIP(cudaMemcpyBatchAsync(dsts.data(), srcs.data(), sizes.data(), sizes.size(), &attr,
-                                      &attr_index, 1, a));
-#endif
-        } else {
-          for (int c = 0; c < n; ++c) {
-            C3_HIP(hipMemcpyAsync(static_cast<std::uint8_t*>(peer_dst.get()) + c * kSmallCopy,
-                                  static_cast<const std::uint8_t*>(local_src.get()) + c * kSmallCopy,
-                                  kSmallCopy, hipMemcpyDefault, a));
-          }
-        }
+        submit_copies(a, pieces, batch);
         const Clock::time_point t1 = Clock::now();
         C3_HIP(hipEventRecord(ea, a));
         C3_HIP(hipEventSynchronize(ea));

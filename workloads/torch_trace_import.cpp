@@ -65,6 +65,9 @@ bool contains(const std::string& s, const char* what) { return s.find(what) != s
 std::string base_name(const std::string& full) {
   std::string s = full;
   if (s.rfind("void ", 0) == 0) s = s.substr(5);
+  for (size_t at = s.find("(anonymous namespace)"); at != std::string::npos;
+       at = s.find("(anonymous namespace)"))
+    s.replace(at, 21, "anon");
   const size_t cut = s.find_first_of("<(");
   return cut == std::string::npos ? s : s.substr(0, cut);
 }

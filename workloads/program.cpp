@@ -13,6 +13,7 @@ const char* to_string(KernelKind k) {
     case KernelKind::collective: return "collective";
     case KernelKind::memory: return "memory";
     case KernelKind::dma_copy: return "dma_copy";
+    case KernelKind::measured: return "measured";
   }
   return "?";
 }
@@ -154,10 +155,14 @@ void validate_program(const Program& p) {
     const bool bad_size = (k.kind == KernelKind::gemm && (k.gemm.m <= 0 || k.gemm.n <= 0 || k.gemm.k <= 0)) ||
                           (k.kind == KernelKind::collective && k.collective.bytes <= 0) ||
                           (k.kind == KernelKind::memory && k.memory.bytes <= 0) ||
-                          (k.kind == KernelKind::dma_copy && k.dma.bytes <= 0);
+                          (k.kind == KernelKind::dma_copy && k.dma.bytes <= 0) ||
+                          (k.kind == KernelKind::measured && !(k.measured.time_us > 0));
     if (bad_size) throw InputError(k.location, key_of(p, k, to_string(k.kind)), "sizes must be positive");
     if (k.kind == KernelKind::memory && k.memory.workgroups && *k.memory.workgroups <= 0) {
       throw InputError(k.location, key_of(p, k, "memory.workgroups"), "must be positive");
+    }
+    if (k.kind == KernelKind::measured && k.measured.workgroups && *k.measured.workgroups <= 0) {
+      throw InputError(k.location, key_of(p, k, "measured.workgroups"), "must be positive");
     }
   }
   for (const auto& k : p.kernels) {

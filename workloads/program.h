@@ -25,8 +25,8 @@
 
 namespace c3sim::wl {
 
-enum class KernelKind { gemm, collective, memory, dma_copy };
-const char* to_string(KernelKind k);  // "gemm", "collective", "memory", "dma_copy"
+enum class KernelKind { gemm, collective, memory, dma_copy, measured };
+const char* to_string(KernelKind k);  // "gemm", "collective", "memory", "dma_copy", "measured"
 
 // A memory-bound kernel on the CUs (elementwise op, copy, norm): `bytes` read plus written.
 struct MemoryKernel {
@@ -40,6 +40,15 @@ struct DmaCopy {
   bool to_peer = false;
 };
 
+// A kernel known only by its measured duration (an imported trace's attention, elementwise,
+// optimizer or copy kernel): it holds min(workgroups, CUs) CUs for time_us and asks nothing of the
+// memory system. Alone it takes exactly time_us; with fewer CUs free it runs in more waves.
+struct MeasuredKernel {
+  double time_us = 0;
+  std::optional<int> workgroups;  // nullopt = one per CU
+  std::string source;             // what it was (the trace's kernel name); informational
+};
+
 struct ProgramKernel {
   std::string name;  // unique in the program
   KernelKind kind = KernelKind::gemm;
@@ -48,6 +57,7 @@ struct ProgramKernel {
   Collective collective;           // kind == collective
   MemoryKernel memory;             // kind == memory
   DmaCopy dma;                     // kind == dma_copy
+  MeasuredKernel measured;         // kind == measured
   std::vector<std::string> after;  // kernels whose end this one waits for
   std::optional<double> gap_us;    // host time before this launch (after the previous one)
   SourceLocation location;
@@ -70,6 +80,10 @@ struct Program {
   std::vector<std::string> policies;   // transformations to try; empty = the default set
   SourceLocation location;
   std::vector<SourceLocation> policy_locations;
+  // An imported trace's own step time (first kernel start to last kernel end), shown beside the
+  // prediction; and the profiler's step annotation span when the trace had one.
+  std::optional<double> measured_step_us;
+  std::optional<double> measured_profiler_step_us;
 
   [[nodiscard]] const ProgramKernel* kernel(const std::string& name) const;
   [[nodiscard]] const ProgramStream* stream(const std::string& name) const;

@@ -139,8 +139,9 @@ ProgramKernel parse_kernel(StrictMap k) {
   if (out.name.empty()) k.fail("name", "must not be empty");
   out.stream = k.string("stream");
   int bodies = 0;
-  for (const char* body : {"gemm", "collective", "memory", "dma_copy"}) bodies += k.has(body) ? 1 : 0;
-  if (bodies != 1) k.fail("gemm", "a kernel has exactly one of gemm, collective, memory, dma_copy");
+  for (const char* body : {"gemm", "collective", "memory", "dma_copy", "measured"})
+    bodies += k.has(body) ? 1 : 0;
+  if (bodies != 1) k.fail("gemm", "a kernel has exactly one of gemm, collective, memory, dma_copy, measured");
   if (k.has("gemm")) {
     out.kind = KernelKind::gemm;
     out.gemm = parse_gemm(k);
@@ -153,6 +154,16 @@ ProgramKernel parse_kernel(StrictMap k) {
     out.memory.bytes = parse_bytes(m, "bytes");
     if (m.has("workgroups"))
       out.memory.workgroups = static_cast<int>(bounded(m, "workgroups", kMaxWorkgroups));
+    m.finish();
+  } else if (k.has("measured")) {
+    out.kind = KernelKind::measured;
+    StrictMap m = k.map("measured");
+    out.measured.time_us = m.number("time_us");
+    if (!(out.measured.time_us > 0) || !std::isfinite(out.measured.time_us))
+      m.fail("time_us", fmt::format("must be a finite number > 0, got {}", out.measured.time_us));
+    if (m.has("workgroups"))
+      out.measured.workgroups = static_cast<int>(bounded(m, "workgroups", kMaxWorkgroups));
+    out.measured.source = m.optional_string("source").value_or("");
     m.finish();
   } else {
     out.kind = KernelKind::dma_copy;
@@ -200,6 +211,9 @@ Program parse_program(StrictMap m) {
         parse_kernel(StrictMap(kernels[i], m.file(), fmt::format("{}[{}]", m.qualified("kernels"), i))));
   }
   p.policies = string_list(m, "policies", &p.policy_locations);
+  if (m.has("measured_step_us")) p.measured_step_us = non_negative(m, "measured_step_us");
+  if (m.has("measured_profiler_step_us"))
+    p.measured_profiler_step_us = non_negative(m, "measured_profiler_step_us");
   m.finish();
   validate_program(p);
   return p;
@@ -295,6 +309,14 @@ void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
       out << YAML::Key << "to_peer" << YAML::Value << k.dma.to_peer;
       out << YAML::EndMap;
       break;
+    case KernelKind::measured:
+      out << YAML::Key << "measured" << YAML::Value << YAML::Flow << YAML::BeginMap;
+      out << YAML::Key << "time_us" << YAML::Value << k.measured.time_us;
+      if (k.measured.workgroups) out << YAML::Key << "workgroups" << YAML::Value << *k.measured.workgroups;
+      if (!k.measured.source.empty())
+        out << YAML::Key << "source" << YAML::Value << YAML::DoubleQuoted << k.measured.source;
+      out << YAML::EndMap;
+      break;
   }
   if (!k.after.empty()) {
     out << YAML::Key << "after" << YAML::Value << YAML::Flow << YAML::BeginSeq;
@@ -334,6 +356,9 @@ std::string programs_to_yaml(const std::vector<Program>& programs) {
       for (const auto& n : p.policies) out << YAML::DoubleQuoted << n;
       out << YAML::EndSeq;
     }
+    if (p.measured_step_us) out << YAML::Key << "measured_step_us" << YAML::Value << *p.measured_step_us;
+    if (p.measured_profiler_step_us)
+      out << YAML::Key << "measured_profiler_step_us" << YAML::Value << *p.measured_profiler_step_us;
     out << YAML::EndMap;
   }
   out << YAML::EndSeq << YAML::EndMap;

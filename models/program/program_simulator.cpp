@@ -14,6 +14,7 @@
 #include "models/memory_load_observer.h"
 #include "models/node_resources.h"
 #include "models/program/dma_copy.h"
+#include "models/program/measured_kernel.h"
 #include "models/program/memory_kernel.h"
 #include "sim/base/errors.h"
 #include "sim/engine/gpu_dispatcher.h"
@@ -40,6 +41,7 @@ engine::CuMask spread_mask(const hw::NodeSpec& spec, int cus, bool from_low, con
 
 bool on_dispatcher(const wl::ProgramKernel& k) {
   return k.kind == wl::KernelKind::gemm || k.kind == wl::KernelKind::memory ||
+         k.kind == wl::KernelKind::measured ||
          (k.kind == wl::KernelKind::collective && k.collective.impl == wl::CollectiveImpl::cu);
 }
 
@@ -127,7 +129,8 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     std::fill(state.comm_wgs.begin(), state.comm_wgs.end(), 0);
     for (size_t i = 0; i < n; ++i) {
       Live& l = live[i];
-      if (l.id < 0) continue;
+      // A measured kernel holds CUs but is in neither interference class (measured_kernel.h).
+      if (l.id < 0 || p.kernels[i].kind == wl::KernelKind::measured) continue;
       const bool gemm = p.kernels[i].kind == wl::KernelKind::gemm;
       int resident = 0;
       for (int x = 0; x < X; ++x) {
@@ -186,6 +189,14 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
       case wl::KernelKind::memory: {
         auto model = std::make_shared<MemoryKernelModel>(k.memory, spec_, res);
         engine::KernelDesc d{fmt::format("mem:{}", k.name), model->workgroups(), 1,
+                             s_to_ps(spec_.model.dispatch.kernel_launch_latency),
+                             engine::FlowOwner{i, engine::KernelKind::memory}};
+        l.id = gpu.launch(stream, d, model, [&finished, i](TimePs now) { finished(i, now); });
+        break;
+      }
+      case wl::KernelKind::measured: {
+        auto model = std::make_shared<MeasuredKernelModel>(k.measured, spec_);
+        engine::KernelDesc d{fmt::format("measured:{}", k.name), model->workgroups(), 1,
                              s_to_ps(spec_.model.dispatch.kernel_launch_latency),
                              engine::FlowOwner{i, engine::KernelKind::memory}};
         l.id = gpu.launch(stream, d, model, [&finished, i](TimePs now) { finished(i, now); });

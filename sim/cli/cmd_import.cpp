@@ -1,11 +1,17 @@
 // c3sim import LOG... -o MEAS.jsonl: nccl-tests / rccl-tests output as iso_coll measurement
 // records (workloads/nccl_tests_import.h), ready for c3sim calibrate.
+// c3sim import --from torch-profiler TRACE.json -o PROGRAM.yaml: one GPU's part of a PyTorch
+// profiler trace as a program (workloads/torch_trace_import.h); its summary goes to stderr.
+#include <iostream>
+
+#include <fmt/format.h>
 
 #include "sim/base/errors.h"
 #include "sim/base/input_file.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
 #include "workloads/nccl_tests_import.h"
+#include "workloads/torch_trace_import.h"
 
 namespace c3sim::cli {
 
@@ -16,21 +22,59 @@ struct ImportArgs {
   std::string op;
   int gpus = 0;
   std::string output;
+  std::string from = "nccl-tests";
+  int rank = -1;
+  int device = -1;
+  std::string name;
 };
+
+void import_torch_profiler(const ImportArgs& a) {
+  if (a.logs.size() != 1) {
+    throw InputError(SourceLocation{"<command line>", 0, 0}, "logs",
+                     fmt::format("--from torch-profiler imports one trace file, got {}", a.logs.size()));
+  }
+  const std::string& path = a.logs.front();
+  wl::TorchImportOptions o;
+  if (a.rank >= 0) o.rank = a.rank;
+  if (a.device >= 0) o.device = a.device;
+  o.name = a.name;
+  const wl::TorchImportResult r = wl::import_torch_trace(read_input_file(path), path, o);
+  const std::string yaml = wl::torch_import_yaml(r, path);
+  std::cerr << fmt::format(
+      "{}: {} kernels on {} streams: {} GEMMs, {} collectives, {} measured; {} event / {} inferred "
+      "cross-stream dependencies; measured step {:.1f} us; {} unmapped{}\n",
+      path, r.program.kernels.size(), r.program.streams.size(), r.gemms, r.collectives, r.measured,
+      r.event_edges, r.inferred_edges, r.program.measured_step_us.value_or(0), r.unmapped.size(),
+      r.unmapped.empty() ? "" : ":");
+  for (const auto& u : r.unmapped) std::cerr << "  " << u << "\n";
+  write_output(a.output, yaml);
+}
 
 }  // namespace
 
 void add_import_command(CLI::App& app) {
   auto a = std::make_shared<ImportArgs>();
   auto* cmd = app.add_subcommand("import",
-                                 "Convert nccl-tests / rccl-tests output into iso_coll measurement records");
-  cmd->add_option("logs", a->logs, "nccl-tests output files")->required();
+                                 "Convert nccl-tests / rccl-tests output into iso_coll measurement records, "
+                                 "or a PyTorch profiler trace into a program (--from torch-profiler)");
+  cmd->add_option("logs", a->logs, "nccl-tests output files, or one PyTorch profiler trace")->required();
+  cmd->add_option("--from", a->from, "Input kind: nccl-tests (default) or torch-profiler")
+      ->check(CLI::IsMember({"nccl-tests", "torch-profiler"}));
+  cmd->add_option("--rank", a->rank, "torch-profiler: the rank the trace must be (its distributedInfo)")
+      ->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--device", a->device, "torch-profiler: the device whose kernels to import")
+      ->check(CLI::Range(0, 1 << 20));
+  cmd->add_option("--name", a->name, "torch-profiler: program name (default torch_trace)");
   cmd->add_option("--op", a->op, "Collective, when the log does not name it (all_gather, all_to_all, ...)");
   cmd->add_option("--gpus", a->gpus, "GPU count, when the log does not give nGpus (2 or more)")
       ->check(CLI::Range(2, 1 << 12));
   cmd->add_option("-o,--output", a->output, "Write to FILE instead of stdout");
   cmd->callback([a] {
     check_outputs({{a->output, "-o"}}, a->logs);
+    if (a->from == "torch-profiler") {
+      import_torch_profiler(*a);
+      return;
+    }
     std::vector<wl::Record> records;
     wl::EnvRecord env;
     env.producer = "nccl-tests";

@@ -1,5 +1,7 @@
 // The program half of `c3sim run` (sim/cli/program_run.h).
+#include <algorithm>
 #include <deque>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -43,14 +45,33 @@ std::string policy_label(const wl::ProgramRecord& r) {
   return fmt::format("{}={}", r.policy, r.extra["chosen"].get<std::string>());
 }
 
+// An imported trace's own step time (Program::measured_step_us), carried in the record's extra.
+std::optional<double> measured_of(const wl::ProgramRecord& r) {
+  if (!r.extra.contains("measured_step_us")) return std::nullopt;
+  return r.extra["measured_step_us"].get<double>();
+}
+
 std::string render(const std::vector<wl::ProgramRecord>& records, bool csv) {
-  TextTable summary({"program", "policy", "step us", "serial us", "ideal us", "overlap %"});
+  const bool any_measured =
+      std::any_of(records.begin(), records.end(), [](const auto& r) { return measured_of(r).has_value(); });
+  std::vector<std::string> columns{"program", "policy", "step us", "serial us", "ideal us", "overlap %"};
+  if (any_measured) columns.insert(columns.end(), {"measured us", "step vs measured %"});
+  TextTable summary(columns);
   TextTable kernels({"program", "policy", "kernel", "kind", "stream", "ready us", "start us", "end us",
                      "iso us", "slowdown"});
   for (const auto& r : records) {
-    summary.add({r.program, policy_label(r), fmt::format("{:.1f}", r.step_us),
-                 fmt::format("{:.1f}", *r.serial_us), fmt::format("{:.1f}", *r.ideal_us),
-                 r.overlap_percent ? fmt::format("{:.0f}", *r.overlap_percent) : "-"});
+    std::vector<std::string> row{r.program,
+                                 policy_label(r),
+                                 fmt::format("{:.1f}", r.step_us),
+                                 fmt::format("{:.1f}", *r.serial_us),
+                                 fmt::format("{:.1f}", *r.ideal_us),
+                                 r.overlap_percent ? fmt::format("{:.0f}", *r.overlap_percent) : "-"};
+    if (any_measured) {
+      const std::optional<double> m = measured_of(r);
+      row.push_back(m ? fmt::format("{:.1f}", *m) : "-");
+      row.push_back(m && *m > 0 ? fmt::format("{:+.1f}", 100.0 * (r.step_us - *m) / *m) : "-");
+    }
+    summary.add(row);
     for (const auto& k : r.kernels) {
       const double iso = k.iso_us.value_or(0);
       kernels.add({r.program, policy_label(r), k.name, k.kind, k.stream, fmt::format("{:.1f}", k.ready_us),
@@ -88,6 +109,8 @@ void run_program_file(const ProgramRunArgs& a) {
       engine::TraceRecorder* rec = a.trace.empty() ? nullptr : &recorders.emplace_back();
       const models::ProgramResult r = models::run_program_policy(sim, registry, programs[i], name, rec);
       records.push_back(models::to_record(r, gpus));
+      if (programs[i].measured_step_us)
+        records.back().extra["measured_step_us"] = *programs[i].measured_step_us;
       if (rec != nullptr) {
         traced.push_back(engine::LabeledTrace{programs[i].name + " / " + policy_label(records.back()), rec});
       }

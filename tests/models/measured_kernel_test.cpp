@@ -1,0 +1,51 @@
+// The `measured` kernel kind in the program simulator: alone it takes its time (after the launch
+// latency); it sees CU occupancy only.
+#include <gtest/gtest.h>
+
+#include "hardware/hardware_loader.h"
+#include "models/program/program_simulator.h"
+#include "workloads/program_io.h"
+
+namespace c3sim::models {
+namespace {
+
+TEST(MeasuredKernel, AloneTakesItsMeasuredTimeAndQueuesForCus) {
+  const hw::NodeSpec spec = hw::load_hardware("h200-sxm");
+  const double latency_us = spec.model.dispatch.kernel_launch_latency * 1e6;
+  ProgramSimulator sim(spec);
+  const auto one = wl::load_programs_string(R"(program:
+  name: one
+  streams: [{name: s}]
+  kernels:
+    - {name: a, stream: s, measured: {time_us: 100, workgroups: 5000}}
+)",
+                                            "one.yaml");
+  // 5000 blocks hold min(5000, 132) CUs for 100 us: latency + 100.
+  EXPECT_NEAR(sim.simulate(one.front()).step_us, latency_us + 100, 1e-6);
+  // Two full-GPU measured kernels on two streams, launched together: the second waits for CUs,
+  // so the step is latency + 200, not latency + 100.
+  const auto two = wl::load_programs_string(R"(program:
+  name: two
+  launch_gap_us: 0
+  streams: [{name: s}, {name: t}]
+  kernels:
+    - {name: a, stream: s, measured: {time_us: 100}}
+    - {name: b, stream: t, measured: {time_us: 100}}
+)",
+                                            "two.yaml");
+  EXPECT_NEAR(sim.simulate(two.front()).step_us, latency_us + 200, 1e-6);
+  // Two 66-CU kernels fit side by side: latency + 100.
+  const auto half = wl::load_programs_string(R"(program:
+  name: half
+  launch_gap_us: 0
+  streams: [{name: s}, {name: t}]
+  kernels:
+    - {name: a, stream: s, measured: {time_us: 100, workgroups: 66}}
+    - {name: b, stream: t, measured: {time_us: 100, workgroups: 66}}
+)",
+                                             "half.yaml");
+  EXPECT_NEAR(sim.simulate(half.front()).step_us, latency_us + 100, 1e-6);
+}
+
+}  // namespace
+}  // namespace c3sim::models

@@ -1,0 +1,221 @@
+// PyTorch profiler trace -> program: the hand-made snippet tests/data/torch_trace_small.json with
+// every kernel, gap and dependency derived by hand, the event-record and device-selection paths,
+// bad input, and the committed real FSDP and TP traces (2 x H200).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "workloads/program_io.h"
+#include "workloads/torch_trace_import.h"
+
+namespace c3sim::wl {
+namespace {
+
+std::string slurp(const std::string& rel) {
+  std::ifstream in(std::string(C3SIM_SOURCE_DIR) + "/" + rel);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const char* kSmall = "tests/data/torch_trace_small.json";
+
+TEST(TorchTraceImport, SnippetKernelsGapsAndDependencies) {
+  const TorchImportResult r = import_torch_trace(slurp(kSmall), kSmall, {});
+  const Program& p = r.program;
+  // Streams in id order; kernels in launch-call order (105, 140, 202, 280, 322, 325).
+  ASSERT_EQ(p.streams.size(), 2U);
+  EXPECT_EQ(p.streams[0].name, "stream7");
+  EXPECT_EQ(p.streams[1].name, "stream20");
+  ASSERT_EQ(p.kernels.size(), 6U);
+  const auto& k = p.kernels;
+  // k0: aten::mm([256,512],[512,1024]) in bf16 -> m 256, n 1024, k 512.
+  EXPECT_EQ(k[0].name, "k0000_sm90_xmma_gemm_bf16bf16_bf16f32");
+  ASSERT_EQ(k[0].kind, KernelKind::gemm);
+  EXPECT_EQ(k[0].gemm.m, 256);
+  EXPECT_EQ(k[0].gemm.n, 1024);
+  EXPECT_EQ(k[0].gemm.k, 512);
+  EXPECT_EQ(k[0].gemm.dtype, Dtype::bf16);
+  EXPECT_FALSE(k[0].gap_us.has_value());
+  // k1: all-gather, Out msg nelems 2097152 bf16 = 4 MiB (the gathered output); launched 140 - 105
+  // = 35 us later. It starts at 171, 1 us after the GEMM's end (170): its launch call ended at 145
+  // < 170, it is first on stream 20, and a cudaStreamWaitEvent (134) lies between the launches
+  // (105, 140): inferred edge k0 -> k1.
+  ASSERT_EQ(k[1].kind, KernelKind::collective);
+  EXPECT_EQ(k[1].collective.op, CollectiveOp::all_gather);
+  EXPECT_EQ(k[1].collective.bytes, 4 << 20);
+  EXPECT_EQ(k[1].stream, "stream20");
+  EXPECT_DOUBLE_EQ(*k[1].gap_us, 35);
+  EXPECT_EQ(k[1].after, std::vector<std::string>{k[0].name});
+  // k2: elementwise add, measured 12 us on its grid of 1024 blocks; gap 202 - 140 = 62.
+  ASSERT_EQ(k[2].kind, KernelKind::measured);
+  EXPECT_DOUBLE_EQ(k[2].measured.time_us, 12);
+  EXPECT_EQ(*k[2].measured.workgroups, 1024);
+  EXPECT_DOUBLE_EQ(*k[2].gap_us, 62);
+  EXPECT_TRUE(k[2].after.empty());
+  // k3: a cuBLAS kernel with no matmul op around its launch: measured and listed. Its gap,
+  // 280 - 202 = 78, less the 60 us blocked in cudaStreamSynchronize (215..275) = 18.
+  ASSERT_EQ(k[3].kind, KernelKind::measured);
+  EXPECT_EQ(*k[3].measured.workgroups, 32);  // grid 8 x 4 x 1
+  EXPECT_DOUBLE_EQ(*k[3].gap_us, 18);
+  EXPECT_DOUBLE_EQ(r.blocked_host_us, 60);
+  // k4: memset, one workgroup; gap 322 - 280 = 42. k5: NCCL broadcast, measured and listed; gap 3.
+  EXPECT_EQ(k[4].kind, KernelKind::measured);
+  EXPECT_EQ(*k[4].measured.workgroups, 1);
+  EXPECT_DOUBLE_EQ(*k[4].gap_us, 42);
+  EXPECT_EQ(k[5].kind, KernelKind::measured);
+  EXPECT_DOUBLE_EQ(*k[5].gap_us, 3);
+  ASSERT_EQ(r.unmapped.size(), 2U);
+  EXPECT_NE(r.unmapped[0].find(k[3].name), std::string::npos);
+  EXPECT_NE(r.unmapped[1].find(k[5].name), std::string::npos);
+  EXPECT_EQ(r.gemms, 1);
+  EXPECT_EQ(r.collectives, 1);
+  EXPECT_EQ(r.measured, 4);
+  EXPECT_EQ(r.inferred_edges, 1);
+  EXPECT_EQ(r.event_edges, 0);
+  // The collective's group size; the step from the first start (120) to the last end (345).
+  EXPECT_EQ(*p.gpus, 2);
+  EXPECT_DOUBLE_EQ(*p.measured_step_us, 225);
+  EXPECT_FALSE(p.measured_profiler_step_us.has_value());
+}
+
+TEST(TorchTraceImport, YamlRoundTripsWithUnmappedComments) {
+  const TorchImportResult r = import_torch_trace(slurp(kSmall), kSmall, {});
+  const std::string yaml = torch_import_yaml(r, kSmall);
+  EXPECT_NE(yaml.find("# unmapped (2):"), std::string::npos);
+  const std::vector<Program> back = load_programs_string(yaml, "imported.yaml");
+  ASSERT_EQ(back.size(), 1U);
+  EXPECT_EQ(programs_to_yaml(back), programs_to_yaml({r.program}));
+  EXPECT_DOUBLE_EQ(*back[0].measured_step_us, 225);
+}
+
+TEST(TorchTraceImport, StreamWaitEventRecordsGiveTheEdgesInsteadOfInference) {
+  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  // Stream 7 waits (wait call corr 13 at host 134) on an event recorded on stream 20 by the
+  // cudaEventRecord of corr 12 (host 131). The last kernel launched on stream 20 before 131: none
+  // (the all-gather is launched at 140), so re-point it: record on stream 7 and wait on stream 20.
+  j["traceEvents"].push_back({{"ph", "X"},
+                              {"cat", "cuda_sync"},
+                              {"name", "Stream Wait Event"},
+                              {"pid", 0},
+                              {"tid", 20},
+                              {"ts", 150},
+                              {"dur", 0},
+                              {"args",
+                               {{"device", 0},
+                                {"stream", 20},
+                                {"correlation", 13},
+                                {"wait_on_stream", 7},
+                                {"wait_on_cuda_event_record_corr_id", 12}}}});
+  const TorchImportResult r = import_torch_trace(j.dump(), "sync.json", {});
+  // Producer: last kernel launched on stream 7 before the record call (131): k0 (105). Consumer:
+  // first kernel launched on stream 20 after the wait call (134): k1 (140). Inference is off.
+  EXPECT_EQ(r.event_edges, 1);
+  EXPECT_EQ(r.inferred_edges, 0);
+  EXPECT_EQ(r.program.kernels[1].after, std::vector<std::string>{r.program.kernels[0].name});
+}
+
+TEST(TorchTraceImport, SeveralDevicesNeedDeviceAndRankMustMatch) {
+  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  nlohmann::json other = j["traceEvents"][2];  // the GEMM kernel, copied onto device 1
+  other["args"]["device"] = 1;
+  other["args"]["correlation"] = 99;
+  j["traceEvents"].push_back(other);
+  const std::string text = j.dump();
+  EXPECT_THROW((void)import_torch_trace(text, "two.json", {}), InputError);
+  TorchImportOptions o;
+  o.device = 1;
+  const TorchImportResult r = import_torch_trace(text, "two.json", o);
+  EXPECT_EQ(r.program.kernels.size(), 1U);
+  o.device = 0;
+  EXPECT_EQ(import_torch_trace(text, "two.json", o).program.kernels.size(), 6U);
+  o.rank = 1;  // the trace's distributedInfo says rank 0
+  EXPECT_THROW((void)import_torch_trace(text, "two.json", o), InputError);
+}
+
+TEST(TorchTraceImport, NotAProfilerTraceIsAnInputErrorNamingTheFile) {
+  for (const char* text :
+       {"{\"a\": 1}", "not json", "[1, 2]", "{\"traceEvents\": []}",
+        R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 1, "dur": 2}]})"}) {
+    try {
+      (void)import_torch_trace(text, "bad.json", {});
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.where().file, "bad.json");
+    }
+  }
+}
+
+TEST(TorchTraceImport, MeasuredKernelYamlIsStrict) {
+  const char* ok = R"(program:
+  name: m
+  streams: [{name: s}]
+  kernels:
+    - {name: a, stream: s, measured: {time_us: 12.5, workgroups: 64, source: "flash_fwd"}}
+)";
+  const Program p = load_programs_string(ok, "m.yaml").front();
+  EXPECT_EQ(p.kernels[0].kind, KernelKind::measured);
+  EXPECT_DOUBLE_EQ(p.kernels[0].measured.time_us, 12.5);
+  for (const char* body : {"{time_us: 0}", "{time_us: -1}", "{time_us: 1, workgroups: 0}",
+                           "{time_us: 1, bytes: 4}", "{workgroups: 4}"}) {
+    const std::string bad = std::string(
+                                "program:\n  name: m\n  streams: [{name: s}]\n  kernels:\n"
+                                "    - {name: a, stream: s, measured: ") +
+                            body + "}\n";
+    EXPECT_THROW((void)load_programs_string(bad, "m.yaml"), InputError) << body;
+  }
+}
+
+// The committed 2 x H200 traces (hardware/measurements/torch_traces/README.md): every kernel is
+// mapped as a GEMM or collective or kept as measured; nothing is unmapped; the GEMMs are those of
+// capture_step.py's linears.
+TEST(TorchTraceImport, RealFsdpTraceMapsEveryGemmAndCollective) {
+  const std::string f = "hardware/measurements/torch_traces/fsdp_rank0.json";
+  const TorchImportResult r = import_torch_trace(slurp(f), f, {});
+  // 4 layers x 4 linears x (forward, input gradient, weight gradient).
+  EXPECT_EQ(r.gemms, 48);
+  EXPECT_TRUE(r.unmapped.empty()) << r.unmapped.front();
+  EXPECT_EQ(r.gemms + r.collectives + r.measured, static_cast<int>(r.program.kernels.size()));
+  int ag = 0, rs = 0, qkv_fwd = 0, down_wgrad = 0;
+  // One layer's parameters: 4096 x (12288 + 4096 + 22016) + 11008 x 4096 + 2 x 4096 norm weights
+  // = 202383360 bf16 = 404766720 bytes, gathered whole and reduce-scattered whole.
+  for (const auto& k : r.program.kernels) {
+    if (k.kind == KernelKind::collective) {
+      EXPECT_EQ(k.collective.bytes, 404766720);
+      (k.collective.op == CollectiveOp::all_gather ? ag : rs) += 1;
+    }
+    if (k.kind == KernelKind::gemm && k.gemm.m == 4096 && k.gemm.n == 12288 && k.gemm.k == 4096) ++qkv_fwd;
+    // down's weight gradient: dy^T[4096 out, 4096 tokens] x x[4096 tokens, 11008 in].
+    if (k.kind == KernelKind::gemm && k.gemm.m == 4096 && k.gemm.n == 11008 && k.gemm.k == 4096) ++down_wgrad;
+  }
+  EXPECT_EQ(rs, 4);          // one per layer
+  EXPECT_GE(ag, 4);          // forward, plus the backward re-gathers
+  EXPECT_EQ(qkv_fwd, 4);     // one per layer
+  EXPECT_EQ(down_wgrad, 8);  // and gate_up's input gradient has the same shape
+  EXPECT_EQ(*r.program.gpus, 2);
+  EXPECT_GT(r.program.streams.size(), 1U);
+  EXPECT_GT(r.inferred_edges, 0);
+}
+
+TEST(TorchTraceImport, RealTpTraceMapsEveryGemmAndAllReduce) {
+  const std::string f = "hardware/measurements/torch_traces/tp_rank0.json";
+  const TorchImportResult r = import_torch_trace(slurp(f), f, {});
+  // 4 blocks x 2 linears x 3, less the first block's input gradient (x needs no gradient).
+  EXPECT_EQ(r.gemms, 23);
+  // Forward g after each block (4) and backward f before each block but the first (3), each the
+  // 8192 x 8192 bf16 activation = 128 MiB.
+  EXPECT_EQ(r.collectives, 7);
+  EXPECT_TRUE(r.unmapped.empty());
+  for (const auto& k : r.program.kernels) {
+    if (k.kind == KernelKind::collective) {
+      EXPECT_EQ(k.collective.op, CollectiveOp::all_reduce);
+      EXPECT_EQ(k.collective.bytes, 8192LL * 8192 * 2);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace c3sim::wl

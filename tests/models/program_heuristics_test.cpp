@@ -48,7 +48,7 @@ void print(const char* what, const char* set, const std::string& hardware, const
 
 // What the heuristics must keep doing, per set: programs within 2% of the sweep's best and the
 // worst regret. Measured when written (docs/programs.md): MI300X catalog SP 27/30 within 2%
-// (worst 3.4%), RP 27/30 (worst 19.7%); H200 catalog 30/30 both; every generated and chunked
+// (worst 3.4%), RP 28/30 (worst 11.7%); H200 catalog 30/30 both; every generated and chunked
 // program exact on both. The bounds leave one program of room on the catalog.
 struct Expect {
   int sp_within_2pct;
@@ -75,7 +75,7 @@ void check(const std::string& hardware, const char* set, const std::vector<wl::P
 }
 
 TEST(ProgramHeuristics, CatalogPairsAgainstTheSweep) {
-  check("mi300x", "catalog pairs", catalog_pairs(), Expect{26, 0.05, 26, 0.25});
+  check("mi300x", "catalog pairs", catalog_pairs(), Expect{26, 0.05, 27, 0.15});
   check("h200-sxm", "catalog pairs", catalog_pairs(), Expect{29, 0.02, 29, 0.02});
 }
 

@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
 namespace c3sim::models {
 
 namespace {
@@ -120,7 +122,7 @@ wl::Program apply_plan_to_kernels(const wl::Program& program, const std::vector<
       const auto [gemm, coll] = role[original];
       const auto [part_gemm, part_coll] = part[original];
       if (gemm == coll || !(coll ? part_coll : part_gemm)) continue;  // mixed stream, or nothing to mask
-      const std::string copy = original + "@" + tag;
+      const std::string copy = fmt::format("{}@{}", original, tag);
       if (p.stream(copy) == nullptr) {
         wl::ProgramStream s = *p.stream(original);
         s.name = copy;

@@ -52,6 +52,7 @@ wl::Program launch_first(const wl::Program& program, const std::vector<int>& col
   LaunchPlan plan;
   plan.comm_first = true;
   std::vector<std::string> names;
+  names.reserve(collectives.size());
   for (int c : collectives) names.push_back(program.kernels.at(static_cast<size_t>(c)).name);
   return apply_plan_to_kernels(program, names, plan, "sp");
 }

@@ -9,7 +9,10 @@ ProgramResult run_program_policy(ProgramSimulator& sim, const TransformRegistry&
                                  engine::TraceRecorder* trace) {
   const std::vector<std::string> candidates = registry.expand(policy, sim.spec());
   if (candidates.size() == 1 && candidates[0] == policy) {
-    return sim.run(registry.apply(policy, program, sim.spec(), program.location), policy, &program, trace);
+    Decision d = registry.decide(policy, program, sim, program.location);
+    ProgramResult r = sim.run(d.program, policy, &program, trace);
+    r.chosen = std::move(d.chosen);
+    return r;
   }
   std::optional<ProgramResult> best;
   for (const auto& name : candidates) {

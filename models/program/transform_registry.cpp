@@ -5,6 +5,10 @@
 #include "models/policy.h"
 #include "models/program/ficco_transform.h"
 #include "models/program/plan_transform.h"
+#include "models/program/program_simulator.h"
+#include "models/program/region_best.h"
+#include "models/program/rp_heuristic.h"
+#include "models/program/sp_heuristic.h"
 
 namespace c3sim::models {
 
@@ -86,8 +90,8 @@ std::vector<std::string> composed_parts(const std::string& name) {
 }  // namespace
 
 void TransformRegistry::add(TransformEntry entry) {
-  if (entry.name.empty() || !entry.apply)
-    throw ModelError("TransformRegistry::add: entry needs a name and apply");
+  if (entry.name.empty() || (!entry.apply == !entry.decide))
+    throw ModelError("TransformRegistry::add: entry needs a name and exactly one of apply and decide");
   if (find(entry.name) != nullptr) throw ModelError(fmt::format("TransformRegistry: '{}' twice", entry.name));
   entries_.push_back(std::move(entry));
 }
@@ -184,7 +188,33 @@ wl::Program TransformRegistry::apply(const std::string& name, const wl::Program&
   wl::Program out = program;
   for (const auto& part : composed_parts(name)) {
     const Parsed p = split(part, where);
-    out = find(p.head)->apply(out, p.arg, spec);
+    const TransformEntry* e = find(p.head);
+    if (!e->apply) throw ModelError(fmt::format("apply: '{}' decides by simulation; use decide()", p.head));
+    out = e->apply(out, p.arg, spec);
+  }
+  return out;
+}
+
+Decision TransformRegistry::decide(const std::string& name, const wl::Program& program, ProgramSimulator& sim,
+                                   const SourceLocation& where) const {
+  check(name, sim.spec(), where);
+  if (name == "all" || ends_with_best(name)) {
+    throw ModelError(fmt::format("decide: '{}' is a set of policies; expand it first", name));
+  }
+  Decision out{program, {}};
+  for (const auto& part : composed_parts(name)) {
+    const Parsed p = split(part, where);
+    const TransformEntry* e = find(p.head);
+    if (e->apply) {
+      out.program = e->apply(out.program, p.arg, sim.spec());
+      continue;
+    }
+    Decision d = e->decide(out.program, p.arg, sim);
+    out.program = std::move(d.program);
+    if (d.chosen.empty()) continue;
+    const bool composed = name.find('+') != std::string::npos;
+    out.chosen +=
+        fmt::format("{}{}{}", out.chosen.empty() ? "" : "; ", composed ? part + ": " : "", d.chosen);
   }
   return out;
 }
@@ -206,6 +236,9 @@ TransformRegistry builtin_transforms() {
   r.add(launch_plan_entry("vendor_zero_cta_sp", "vendor_zero_cta, collectives launched first", false, false));
   r.add(ficco_entry());
   r.add(ficco_dma_entry());
+  r.add(sp_heuristic_entry());
+  r.add(rp_heuristic_entry());
+  r.add(per_region_entry());
   return r;
 }
 

@@ -20,6 +20,15 @@
 
 namespace c3sim::models {
 
+class ProgramSimulator;
+
+// What a deciding policy (a heuristic on isolated times, a per-region search) made of a program:
+// the program under its choice and that choice in words (empty for a plain transformation).
+struct Decision {
+  wl::Program program;
+  std::string chosen;
+};
+
 struct TransformEntry {
   std::string name;      // "rp"
   std::string help;      // one line
@@ -29,6 +38,9 @@ struct TransformEntry {
       check;
   // The program under this policy. `arg` is set exactly when `argument` is not empty.
   std::function<wl::Program(const wl::Program&, std::optional<int> arg, const hw::NodeSpec&)> apply;
+  // Set instead of `apply` by policies that decide from simulation (isolated times, trial runs):
+  // the program under the policy's choice on this simulator. `arg` as for `apply`.
+  std::function<Decision(const wl::Program&, std::optional<int> arg, ProgramSimulator&)> decide;
   // Full policy names a `<name>_best` sweep tries on this hardware; empty function = no sweep.
   std::function<std::vector<std::string>(const hw::NodeSpec&)> sweep;
   // Part of `all`: the plain name, or for an entry with an argument its `_best` sweep.
@@ -48,9 +60,14 @@ public:
   void check(const std::string& name, const hw::NodeSpec& spec, const SourceLocation& where) const;
   // The concrete policies a name stands for: itself, the sweep of a `_best` name, or `all`'s set.
   [[nodiscard]] std::vector<std::string> expand(const std::string& name, const hw::NodeSpec& spec) const;
-  // The program under a concrete (not `_best`) policy or a '+' composition of them.
+  // The program under a concrete (not `_best`) policy or a '+' composition of them. A deciding
+  // entry (`decide` set) needs a simulator: ModelError here, use decide().
   [[nodiscard]] wl::Program apply(const std::string& name, const wl::Program& program,
                                   const hw::NodeSpec& spec, const SourceLocation& where = {}) const;
+  // apply() for any concrete policy or composition, deciding entries included; `chosen` joins
+  // what each deciding part chose ("part: choice", "; " between parts).
+  [[nodiscard]] Decision decide(const std::string& name, const wl::Program& program, ProgramSimulator& sim,
+                                const SourceLocation& where = {}) const;
   // The names `all` stands for (entries marked in_all), table order.
   [[nodiscard]] std::vector<std::string> standard_names() const;
   // "base, sp, ..., rp:<cus>, rp_best, ..." for help text and error messages.

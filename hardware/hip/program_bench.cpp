@@ -309,9 +309,9 @@ ProgramBench::Timeline ProgramBench::run_once(const wl::Program& p) {
       C3_HIP(hipEventElapsedTime(&end_ms, start[gi], end[i][gi]));
       C3_HIP(hipEventElapsedTime(&ready_ms, start[gi], ready[i][gi]));
       out.step_us = std::max(out.step_us, 1000.0 * static_cast<double>(end_ms));
-      if (g == 0) {
-        out.end_us[i] = 1000.0 * static_cast<double>(end_ms);
-        out.ready_us[i] = 1000.0 * static_cast<double>(ready_ms);
+      if (g == 0) {  // events of other streams may stamp a hair before the start event: clamp
+        out.end_us[i] = std::max(0.0, 1000.0 * static_cast<double>(end_ms));
+        out.ready_us[i] = std::max(0.0, 1000.0 * static_cast<double>(ready_ms));
       }
     }
   }

@@ -47,6 +47,10 @@ public:
   [[nodiscard]] int gpus() const { return devices_.count(); }
   [[nodiscard]] int units() const { return devices_.compute_units(0); }
 
+  // The libraries' collectives and the own DMA collective (the program path, program_bench.h).
+  [[nodiscard]] VendorCollectives& vendor() { return vendor_; }
+  [[nodiscard]] DmaCollectives& dma() { return dma_; }
+
   void prepare_gemm(const wl::Gemm& gemm);
   void prepare_collective(const CollShape& shape);
   [[nodiscard]] const CollShape& collective() const { return shape_; }

@@ -173,6 +173,29 @@ void launch_verify_reduce(hipStream_t stream, const std::uint16_t* recv, std::si
   C3_LAUNCHED();
 }
 
+// A program's memory-bound kernel: dst[i] = src[i] + 1 per 16-byte vector (each word), grid-stride,
+// so every byte of src is read once and every byte of dst written once.
+__global__ void stream_add_kernel(const uint4* src, uint4* dst, std::size_t count) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += stride) {
+    uint4 v = src[i];
+    v.x += 1u;
+    v.y += 1u;
+    v.z += 1u;
+    v.w += 1u;
+    dst[i] = v;
+  }
+}
+
+void launch_stream_add(hipStream_t stream, const void* src, void* dst, std::size_t bytes, int workgroups) {
+  const std::size_t count = bytes / sizeof(uint4);
+  if (count == 0) return;
+  stream_add_kernel<<<static_cast<unsigned>(workgroups), 1024, 0, stream>>>(static_cast<const uint4*>(src),
+                                                                            static_cast<uint4*>(dst), count);
+  C3_LAUNCHED();
+}
+
 void launch_stamp(hipStream_t stream, unsigned long long* stamp, std::uint64_t spin_ns) {
   stamp_kernel<<<1, 32, 0, stream>>>(stamp, spin_ns);
   C3_LAUNCHED();

@@ -34,6 +34,11 @@ void launch_fill_reduce_inputs(hipStream_t stream, std::uint16_t* values, std::s
 void launch_verify_reduce(hipStream_t stream, const std::uint16_t* recv, std::size_t count, int ranks, int me,
                           bool scatter, std::uint64_t seed, unsigned long long* mismatches);
 
+// A program's `memory` kernel: reads `bytes` of src and writes `bytes` of dst (the program's
+// bytes read plus written are 2 x `bytes`) (16-byte vectors,
+// grid-stride over `workgroups` workgroups of 1024 threads).
+void launch_stream_add(hipStream_t stream, const void* src, void* dst, std::size_t bytes, int workgroups);
+
 // Launch-latency probe: one workgroup writes the device clock (ns) into *stamp when it starts,
 // then spins for spin_ns so the kernel is still running when the next launch arrives.
 void launch_stamp(hipStream_t stream, unsigned long long* stamp, std::uint64_t spin_ns);

@@ -13,13 +13,18 @@
 
 #include <CLI/CLI.hpp>
 
+#include "hardware/hardware_loader.h"
 #include "hardware/hip/device_error.h"
 #include "hardware/hip/gpu_runtime.h"
 #include "hardware/hip/hardware_runner.h"
 #include "hardware/hip/policy.h"
+#include "hardware/hip/program_bench.h"
 #include "hardware/hip/sweeps.h"
+#include "models/program/transform_registry.h"
 #include "sim/base/errors.h"
+#include "sim/base/strict_yaml.h"
 #include "sim/base/units.h"
+#include "workloads/program_io.h"
 #include "workloads/scenario_io.h"
 
 namespace {
@@ -124,10 +129,79 @@ void check_runtime_limits(const CommonOptions& o) {
   if (o.warmups < 0) throw InputError({}, "--warmups", "must be at least 0");
 }
 
+// A program file (workloads/program_io.h): each program under each policy of c3sim's transform
+// registry, transformed here and run by ProgramBench (program_bench.h). Every program, policy and
+// transformed program is checked before the first GPU call.
+int command_run_programs(const CommonOptions& o, const std::string& policy_list, const std::string& hardware,
+                         const std::string& only) {
+  if (hardware.empty()) {
+    throw InputError({o.scenario_file, 0, 0}, "--hardware",
+                     "a program file needs --hardware (preset or YAML, e.g. h200-sxm): the policies' "
+                     "transformations (ficco chunking, dma) are c3sim's and check against it");
+  }
+  const c3sim::hw::NodeSpec spec = c3sim::hw::load_hardware(hardware);
+  const c3sim::models::TransformRegistry registry = c3sim::models::builtin_transforms();
+  const std::set<std::string> only_names = [&] {
+    auto v = split_list(only);
+    return std::set<std::string>(v.begin(), v.end());
+  }();
+  std::vector<bench::ProgramRunRequest> requests;
+  for (const wl::Program& p : wl::load_programs_file(o.scenario_file)) {
+    if (!only_names.empty() && !only_names.count(p.name)) continue;
+    wl::check_program_fits(p, spec.interconnect.gpus, spec.compute.total_cus());
+    bench::check_program_runnable(p, "");
+    std::vector<std::string> names = policy_list.empty() ? p.policies : split_list(policy_list);
+    std::vector<c3sim::SourceLocation> where =
+        policy_list.empty() ? p.policy_locations
+                            : std::vector<c3sim::SourceLocation>(names.size(), {"<command line>", 0, 0});
+    if (names.empty()) {
+      names = {"base", "sp"};
+      where = {p.location, p.location};
+    }
+    bench::ProgramRunRequest r;
+    r.program = p;
+    r.warmups = o.warmups;
+    r.trials = o.trials;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const c3sim::SourceLocation at = i < where.size() ? where[i] : p.location;
+      registry.check(names[i], spec, at);
+      for (const std::string& concrete : registry.expand(names[i], spec)) {
+        if (std::find(r.policies.begin(), r.policies.end(), concrete) != r.policies.end()) continue;
+        wl::Program t = registry.apply(concrete, p, spec, at);
+        bench::check_program_runnable(t, concrete);
+        r.policies.push_back(concrete);
+        r.transformed.push_back(std::move(t));
+      }
+    }
+    requests.push_back(std::move(r));
+  }
+  if (requests.empty()) throw InputError({o.scenario_file, 0, 0}, "--only", "no program selected");
+
+  RecordSink sink(o.output);
+  bench::HardwareRunner runner(dma_options(o));
+  bench::ProgramBench programs(runner.bench(), runner.dma_options());
+  sink.write({runner.environment()});
+  for (const bench::ProgramRunRequest& r : requests) {
+    std::cerr << "c3bench: program " << r.program.name << " (" << r.policies.size() << " policies)\n";
+    sink.write(programs.run(r));
+  }
+  sink.finish();
+  return 0;
+}
+
 int command_run(const CommonOptions& o, const std::string& policy_list, const std::string& gemm_limits,
-                const std::string& cta_limits, const std::string& only) {
+                const std::string& cta_limits, const std::string& only, const std::string& hardware) {
   // Everything about the input is checked before the first GPU call.
   check_runtime_limits(o);
+  (void)dma_options(o);
+  if (wl::is_program_document(c3sim::load_yaml_file(o.scenario_file))) {
+    if (!gemm_limits.empty() || !cta_limits.empty()) {
+      throw InputError({o.scenario_file, 0, 0}, "--gemm-sm-limits/--coll-cta-limits",
+                       "scenario files only (a program file was given)");
+    }
+    return command_run_programs(o, policy_list, hardware, only);
+  }
+  if (!hardware.empty()) throw InputError({o.scenario_file, 0, 0}, "--hardware", "program files only");
   std::vector<wl::Scenario> scenarios = wl::load_scenarios_file(o.scenario_file);
   const std::vector<int> gemm_cu_limits = parse_ints(gemm_limits, "--gemm-sm-limits");
   const std::vector<int> coll_limits = parse_ints(cta_limits, "--coll-cta-limits");
@@ -256,7 +330,9 @@ int command_sweep(const CommonOptions& o, const SweepOptions& so) {
 }
 
 void add_common(CLI::App* app, CommonOptions& o, bool scenario_required) {
-  auto* file = app->add_option("scenario", o.scenario_file, "Scenario YAML (see workloads/scenario_io.h)");
+  auto* file = app->add_option("scenario", o.scenario_file,
+                               "Scenario YAML (workloads/scenario_io.h) or, for run, a program YAML "
+                               "(workloads/program_io.h)");
   if (scenario_required) file->required();
   app->add_option("-o,--output", o.output, "Write JSON Lines here (default: standard output)");
   app->add_option("--warmups", o.warmups, "Timed warm-up rounds (discarded) after one untimed priming run")
@@ -288,10 +364,13 @@ int main(int argc, char** argv) {
   app.footer(bench::policy_help());
 
   CommonOptions run_opts;
-  std::string policies, gemm_limits, cta_limits, only;
+  std::string policies, gemm_limits, cta_limits, only, hardware;
   CLI::App* run = app.add_subcommand(
       "run",
       "Run every scenario of a file: isolated baselines beside concurrent runs under each policy.\n"
+      "A program file (program: / programs:, docs/programs.md) runs each program under each policy\n"
+      "of c3sim's transform registry (needs --hardware): its streams, events and host launch order\n"
+      "as written, every GPU; one program record per policy plus iso records of its kernels.\n"
       "Launch semantics (every policy is launched as one host thread of a program launches):\n"
       "  host:  [launch FIRST on every GPU] [launch SECOND on every GPU] ........ [wait]\n"
       "  GPU:   FIRST runs from its arrival ->\n"
@@ -312,7 +391,12 @@ int main(int argc, char** argv) {
   run->add_option("--coll-cta-limits", cta_limits,
                   "Extra iso_coll records with the library collective capped at these CTA/channel "
                   "counts, e.g. 8,16,32");
-  run->add_option("--only", only, "Comma-separated scenario names to run (default: all in the file)");
+  run->add_option("--only", only,
+                  "Comma-separated scenario or program names to run (default: all in the file)");
+  run->add_option("--hardware", hardware,
+                  "Program files: c3sim hardware preset or YAML the policy transformations check against "
+                  "(e.g. h200-sxm); policies are c3sim's registry names (base, sp, prio, dma, ficco:<k>, "
+                  "ficco_dma:<k>, '+' compositions, X_best runs every candidate)");
 
   CommonOptions sweep_opts;
   SweepOptions so;
@@ -348,7 +432,7 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (run->parsed()) return command_run(run_opts, policies, gemm_limits, cta_limits, only);
+    if (run->parsed()) return command_run(run_opts, policies, gemm_limits, cta_limits, only, hardware);
     if (sweep->parsed()) {
       return command_sweep(sweep_opts, so);
     }

@@ -23,8 +23,8 @@ VendorCollectives::~VendorCollectives() {
   }
 }
 
-VendorCollectives::CommSet& VendorCollectives::comms(int key) {
-  if (auto it = sets_.find(key); it != sets_.end()) return *it->second;
+VendorCollectives::CommSet& VendorCollectives::comms(int key, int channel) {
+  if (auto it = sets_.find({channel, key}); it != sets_.end()) return *it->second;
   auto set = std::make_unique<CommSet>();
   set->comms.resize(static_cast<std::size_t>(gpus_));
   ncclUniqueId id;
@@ -63,7 +63,7 @@ VendorCollectives::CommSet& VendorCollectives::comms(int key) {
   }
   C3_NCCL(ncclGroupEnd());
 #endif
-  return *sets_.emplace(key, std::move(set)).first->second;
+  return *sets_.emplace(std::make_pair(channel, key), std::move(set)).first->second;
 }
 
 void VendorCollectives::register_windows(CommSet& set, CollBuffers& buffers) {
@@ -127,6 +127,11 @@ void VendorCollectives::launch(const CollShape& shape, const CollBuffers& buffer
 void VendorCollectives::enqueue(const CollShape& shape, const CollBuffers& buffers,
                                 const std::vector<StreamRef>& streams, int max_ctas) {
   launch(shape, buffers, streams, comms(max_ctas));
+}
+
+void VendorCollectives::enqueue_on(int channel, const CollShape& shape, const CollBuffers& buffers,
+                                   const std::vector<StreamRef>& streams, int max_ctas) {
+  launch(shape, buffers, streams, comms(max_ctas, channel));
 }
 
 void VendorCollectives::enqueue_zero_cta(const CollShape& shape, CollBuffers& symmetric,

@@ -9,6 +9,7 @@
 // throws DeviceError; without the zero-CTA policy the zero-CTA set does.
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "hardware/hip/coll_buffers.h"
@@ -29,6 +30,11 @@ public:
   // Kernel collective; max_ctas 0 = library default.
   void enqueue(const CollShape& shape, const CollBuffers& buffers, const std::vector<StreamRef>& streams,
                int max_ctas);
+  // Kernel collective on the communicator set of `channel` (a program's collective stream: NCCL
+  // wants one communicator per stream that carries collectives at once); channel 0 is the set
+  // enqueue() uses.
+  void enqueue_on(int channel, const CollShape& shape, const CollBuffers& buffers,
+                  const std::vector<StreamRef>& streams, int max_ctas);
   // Zero-CTA collective on symmetric buffers (registers them on first use / after growth).
   void enqueue_zero_cta(const CollShape& shape, CollBuffers& symmetric,
                         const std::vector<StreamRef>& streams);
@@ -41,14 +47,14 @@ private:
 #endif
     int registered_generation = -1;
   };
-  CommSet& comms(int key);  // key: max_ctas, or kZeroCtaKey
+  CommSet& comms(int key, int channel = 0);  // key: max_ctas, or kZeroCtaKey
   void register_windows(CommSet& set, CollBuffers& buffers);
   void launch(const CollShape& shape, const CollBuffers& buffers, const std::vector<StreamRef>& streams,
               CommSet& set);
 
   static constexpr int kZeroCtaKey = -1;
   int gpus_ = 0;
-  std::map<int, std::unique_ptr<CommSet>> sets_;
+  std::map<std::pair<int, int>, std::unique_ptr<CommSet>> sets_;  // (channel, key)
 };
 
 }  // namespace c3sim::bench

@@ -36,6 +36,7 @@ std::int64_t launch_workgroups(const wl::Program& p, int kernel, const hw::NodeS
           .workgroups;
     case wl::KernelKind::memory: return k.memory.workgroups.value_or(cus);
     case wl::KernelKind::dma_copy: return 0;
+    case wl::KernelKind::measured: return k.measured.workgroups.value_or(cus);
   }
   return 0;
 }

@@ -3,12 +3,19 @@
 // predicted best policy of each scenario is the measured best and what following it costs
 // (models/validation.h). --cross predicts records of another node size on the file's hardware with
 // the records' GPU count; a GPU count that differs from the file's is a warning on stderr.
+// Program records (c3bench run of a program file) are predicted from the program files given with
+// --programs under the same policy and their step-time errors listed
+// (models/program/program_validation.h).
+#include <algorithm>
 #include <iostream>
+#include <variant>
 
 #include "hardware/hardware_loader.h"
+#include "models/program/program_validation.h"
 #include "models/validation.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
+#include "workloads/program_io.h"
 
 namespace c3sim::cli {
 
@@ -20,6 +27,7 @@ struct ValidateArgs {
   std::string format = "table";
   std::string output;
   bool cross = false;
+  std::vector<std::string> programs;  // program files for the program records
 };
 
 }  // namespace
@@ -35,10 +43,14 @@ void add_validate_command(CLI::App& app) {
   cmd->add_flag("--cross", a->cross,
                 "The hardware file was calibrated on another node size: predict each record with the "
                 "node's GPU count set to the record's");
+  cmd->add_option("--programs", a->programs,
+                  "Program YAML files of the measured program records (c3bench run PROGRAMS.yaml): each "
+                  "program record is compared with c3sim's prediction of the same program and policy");
   cmd->callback([a] {
     const Format f = parse_format(a->format, {Format::table, Format::json});
     std::vector<std::string> inputs = a->measurements;
     inputs.push_back(a->hardware);
+    inputs.insert(inputs.end(), a->programs.begin(), a->programs.end());
     check_outputs({{a->output, "-o"}}, inputs);
     const hw::NodeSpec spec = hw::load_hardware(a->hardware);
     std::vector<wl::Record> records;
@@ -47,12 +59,41 @@ void add_validate_command(CLI::App& app) {
       for (auto& r : wl::read_measurements(path)) records.push_back(std::move(r));
       label += (label.empty() ? "" : ",") + path;
     }
-    models::ValidationOptions o;
-    o.cross = a->cross;
-    const models::ValidationReport rep = models::validate_predictions(spec, records, label, o);
-    for (const auto& w : rep.warnings) std::cerr << "c3sim validate: warning: " << w << "\n";
-    write_output(a->output,
-                 f == Format::json ? models::to_json(rep).dump(2) + "\n" : models::render_summary(rep));
+    const bool has_c3 = std::any_of(records.begin(), records.end(), [](const wl::Record& r) {
+      return std::holds_alternative<wl::C3Record>(r);
+    });
+    const bool has_programs = std::any_of(records.begin(), records.end(), [](const wl::Record& r) {
+      return std::holds_alternative<wl::ProgramRecord>(r);
+    });
+    if (has_programs && a->programs.empty()) {
+      throw InputError({label, 0, 0}, "--programs",
+                       "program records need the program files (--programs FILE)");
+    }
+    if (!has_programs && !a->programs.empty()) {
+      throw InputError({label, 0, 0}, "--programs", "the measurements hold no program records");
+    }
+    std::string text;
+    nlohmann::json json = nlohmann::json::object();
+    if (has_c3 || !has_programs) {  // without either, validate_predictions says there is nothing
+      models::ValidationOptions o;
+      o.cross = a->cross;
+      const models::ValidationReport rep = models::validate_predictions(spec, records, label, o);
+      for (const auto& w : rep.warnings) std::cerr << "c3sim validate: warning: " << w << "\n";
+      text = models::render_summary(rep);
+      json = models::to_json(rep);
+    }
+    if (has_programs) {
+      std::vector<wl::Program> programs;
+      for (const auto& path : a->programs) {
+        for (auto& p : wl::load_programs_file(path)) programs.push_back(std::move(p));
+      }
+      const models::ProgramValidationReport rep =
+          models::validate_program_predictions(spec, programs, records, label);
+      for (const auto& w : rep.warnings) std::cerr << "c3sim validate: warning: " << w << "\n";
+      text += (text.empty() ? "" : "\n") + models::render_summary(rep);
+      json["programs"] = models::to_json(rep);
+    }
+    write_output(a->output, f == Format::json ? json.dump(2) + "\n" : text);
   });
 }
 

@@ -40,6 +40,23 @@ expect 2 "--ops.*'foo' is not a collective" -- sweep --what coll_ctas --ops all_
 expect 2 "--trials" -- run "$src/hardware/measurements/smoke.yaml" --trials 0
 expect 3 "GPU error" -- run "$src/hardware/measurements/smoke.yaml" -o "$tmp/out.jsonl"
 
+# Program files (hardware/hip/program_bench.h): checked whole (program, each policy's transformed
+# program) before any GPU call.
+expect 0 "program YAML" -- run --help
+prog="$src/hardware/measurements/h200x2_programs.yaml"
+expect 2 "needs --hardware" -- run "$prog" -o "$tmp/prog.jsonl"
+printf 'program:\n  name: p\n  streams: [{name: s}]\n  kernels:\n    - {name: a, stream: s, memory: {bytes: 1 MiB}, colour: red}\n' >"$tmp/badprog.yaml"
+expect 2 "badprog.yaml:5.*colour" -- run "$tmp/badprog.yaml" --hardware h200-sxm -o "$tmp/prog.jsonl"
+printf 'program:\n  name: p\n  streams: [{name: s}, {name: t}]\n  kernels:\n    - {name: a, stream: s, after: [b], memory: {bytes: 1 MiB}}\n    - {name: b, stream: t, memory: {bytes: 1 MiB}}\n' >"$tmp/later.yaml"
+expect 2 "later.yaml:5.*p.kernels.a.after.*already recorded" -- run "$tmp/later.yaml" --hardware h200-sxm
+expect 2 "unknown policy 'bogus'" -- run "$prog" --hardware h200-sxm --policy base,bogus
+expect 2 "streams.*cus.*not supported on this platform" -- run "$prog" --hardware h200-sxm --policy rp:32
+expect 2 "impl vendor_zero_cta.*not supported on this platform" -- run "$prog" --hardware h200-sxm --policy vendor_zero_cta
+expect 2 "no program selected" -- run "$prog" --hardware h200-sxm --only nope
+expect 2 "program files only" -- run "$src/hardware/measurements/smoke.yaml" --hardware h200-sxm
+[[ -e "$tmp/prog.jsonl" || -e "$tmp/prog.jsonl.partial" ]] && { echo "FAIL: output file left by a bad program run"; failures=$((failures + 1)); }
+expect 3 "GPU error" -- run "$prog" --hardware h200-sxm --policy base,sp,ficco:4,ficco_dma:4,dma --trials 1
+
 if ((failures)); then
   echo "$failures check(s) failed"
   exit 1

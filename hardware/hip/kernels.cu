@@ -116,6 +116,13 @@ __global__ void verify_reduce_kernel(const std::uint16_t* recv, std::size_t coun
   if (bad != 0) atomicAdd(mismatches, bad);
 }
 
+// A kernel known only by its duration (an imported trace's `measured` kernel): every workgroup
+// spins for spin_ns of device time, so `workgroups` CUs/SMs are held for about that long.
+__global__ void spin_kernel(std::uint64_t spin_ns) {
+  const std::uint64_t start = device_ns();
+  while (device_ns() - start < spin_ns) {}
+}
+
 __global__ void stamp_kernel(unsigned long long* stamp, std::uint64_t spin_ns) {
   const std::uint64_t start = device_ns();
   if (threadIdx.x == 0) *stamp = start;
@@ -193,6 +200,11 @@ void launch_stream_add(hipStream_t stream, const void* src, void* dst, std::size
   if (count == 0) return;
   stream_add_kernel<<<static_cast<unsigned>(workgroups), 1024, 0, stream>>>(static_cast<const uint4*>(src),
                                                                             static_cast<uint4*>(dst), count);
+  C3_LAUNCHED();
+}
+
+void launch_spin(hipStream_t stream, int workgroups, std::uint64_t spin_ns) {
+  spin_kernel<<<workgroups, 64, 0, stream>>>(spin_ns);
   C3_LAUNCHED();
 }
 

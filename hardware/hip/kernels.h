@@ -41,6 +41,8 @@ void launch_stream_add(hipStream_t stream, const void* src, void* dst, std::size
 
 // Launch-latency probe: one workgroup writes the device clock (ns) into *stamp when it starts,
 // then spins for spin_ns so the kernel is still running when the next launch arrives.
+// `workgroups` workgroups that each spin for spin_ns (a `measured` program kernel's stand-in).
+void launch_spin(hipStream_t stream, int workgroups, std::uint64_t spin_ns);
 void launch_stamp(hipStream_t stream, unsigned long long* stamp, std::uint64_t spin_ns);
 
 // Counts (atomically into *mismatches) words of `recv` on rank `me` that differ from what the

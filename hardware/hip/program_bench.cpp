@@ -35,6 +35,9 @@ std::string signature(const wl::ProgramKernel& k) {
              std::to_string(k.memory.workgroups.value_or(0));
     case wl::KernelKind::dma_copy:
       return "dma_copy " + std::to_string(k.dma.bytes) + (k.dma.to_peer ? " peer" : " local");
+    case wl::KernelKind::measured:
+      return "measured " + std::to_string(k.measured.time_us) + " " +
+             std::to_string(k.measured.workgroups.value_or(0));
   }
   return "?";
 }
@@ -287,6 +290,16 @@ ProgramBench::Timeline ProgramBench::run_once(const wl::Program& p) {
           const std::size_t to = k.dma.to_peer ? (g + 1) % static_cast<std::size_t>(n) : g;
           C3_HIP(hipMemcpyAsync(res.copy_dst[to].get(), res.copy_src[g].get(),
                                 static_cast<std::size_t>(k.dma.bytes), hipMemcpyDefault, r.stream));
+        }
+        break;
+      }
+      case wl::KernelKind::measured: {
+        // Known only by its duration: hold the workgroups (default one per CU) for that long.
+        const int workgroups = k.measured.workgroups.value_or(bench_.units());
+        const auto ns = static_cast<std::uint64_t>(k.measured.time_us * 1e3);
+        for (const StreamRef& r : refs) {
+          C3_HIP(hipSetDevice(r.gpu));
+          launch_spin(r.stream, workgroups, ns);
         }
         break;
       }

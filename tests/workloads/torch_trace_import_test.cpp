@@ -118,6 +118,23 @@ TEST(TorchTraceImport, StreamWaitEventRecordsGiveTheEdgesInsteadOfInference) {
   EXPECT_EQ(r.program.kernels[1].after, std::vector<std::string>{r.program.kernels[0].name});
 }
 
+TEST(TorchTraceImport, ProfilerStepBoundsTheImport) {
+  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  // A step annotation from host 100 to 300: the memset (launched 322) and the broadcast (325)
+  // fall outside and are left out; the step span is 200 us, the kernels' span 320 - 120 = 200.
+  j["traceEvents"].push_back({{"ph", "X"},
+                              {"cat", "user_annotation"},
+                              {"name", "ProfilerStep#3"},
+                              {"pid", 1},
+                              {"tid", 100},
+                              {"ts", 100},
+                              {"dur", 200}});
+  const TorchImportResult r = import_torch_trace(j.dump(), "step.json", {});
+  EXPECT_EQ(r.program.kernels.size(), 4U);
+  EXPECT_DOUBLE_EQ(*r.program.measured_profiler_step_us, 200);
+  EXPECT_DOUBLE_EQ(*r.program.measured_step_us, 200);
+}
+
 TEST(TorchTraceImport, SeveralDevicesNeedDeviceAndRankMustMatch) {
   nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
   nlohmann::json other = j["traceEvents"][2];  // the GEMM kernel, copied onto device 1

@@ -10,8 +10,10 @@ fields, written to a scratch folder), under the CU policies (base, sp, prio) and
 `dma` the all-gathers go to the copy engines, and the reduce-scatters too when the engines can
 reduce; the reduce-scatters otherwise stay on the CUs. `c3sim sweep` takes pair scenarios, not
 programs, hence this script. Assumed values are those of examples/dma_architecture.yaml; the IOD
-fabric rate is the VLSI 2024 figure for the narrower IOD-IOD edge (2.4 TB/s), the engine layout
-over IODs an assumption (spec.dma.iods in hardware/node_spec.h).
+fabric rate is the narrower IOD-IOD edge AMD presented at VLSI 2024 (3.0 and 2.4 TB/s; secondary
+summary https://vengineer.hatenablog.com/entry/2024/07/10/080000, not verified against the paper),
+the engine layout over IODs an assumption (spec.dma.iods in hardware/node_spec.h). hybrid_ar does
+not apply: the step reduces gradients with reduce-scatters, not all-reduces.
 Standard library only.
 """
 import json
@@ -38,6 +40,8 @@ VARIANTS = [
     ("reduce_64_shared_7", dict(REDUCE, **{"spec.dma.engines": "7"})),
     ("reduce_64_partitioned_7", dict(REDUCE, **{"spec.dma.engines": "7", "model.dma.partition_engines": "true"})),
     ("reduce_64_partitioned", dict(REDUCE, **{"model.dma.partition_engines": "true"})),
+    ("reduce_64_partitioned_iods_4", dict(REDUCE, **{"model.dma.partition_engines": "true", "spec.dma.iods": "4",
+                                                     "spec.dma.iod_crossing_bandwidth": "2.4 TB/s"})),
     ("reduce_64_priority_4", dict(REDUCE, **{"model.dma.memory_priority": "4"})),
     ("combined", dict(GPU_SIDE, **REDUCE, **{"model.dma.memory_priority": "4", "model.dma.llc_bypass": "true",
                                              "model.dma.partition_engines": "true"})),
@@ -77,8 +81,8 @@ def run(c3sim, program, hardware, policies):
     return steps
 
 
-def coll_exposed(rec):
-    """Step time minus the compute stream's busy time: what the collectives leave exposed."""
+def compute_idle(rec):
+    """Step time minus the compute stream's busy time: where it waits (on collectives, launches)."""
     busy = sum(k["end_us"] - k["start_us"] for k in rec["kernels"] if k["stream"] == "compute")
     return rec["step_us"] - busy
 
@@ -103,14 +107,14 @@ def main():
     print(f"LLaMA-70B FSDP layer step, MI300X: best CU policy {best_cu} {cu_us:.0f} us "
           f"(base {preset['base']['step_us']:.0f}, sp {preset['sp']['step_us']:.0f}, "
           f"prio {preset['prio']['step_us']:.0f}); ideal {preset['dma']['ideal_us']:.0f} us\n")
-    print("| variant | dma step us | preset dma / variant | best CU / variant | exposed us | overlap % |")
+    print("| variant | dma step us | preset dma / variant | best CU / variant | compute idle us | overlap % |")
     print("| --- | --- | --- | --- | --- | --- |")
     for name, steps in rows:
         r = steps["dma"]
         step = r["step_us"]
         overlap = r.get("overlap_percent")
         overlap_s = f"{overlap:.0f}" if isinstance(overlap, (int, float)) else "-"
-        print(f"| {name} | {step:.0f} | {dma0 / step:.3f} | {cu_us / step:.3f} | {coll_exposed(r):.0f} | "
+        print(f"| {name} | {step:.0f} | {dma0 / step:.3f} | {cu_us / step:.3f} | {compute_idle(r):.0f} | "
               f"{overlap_s} |")
 
 

@@ -208,6 +208,19 @@ TEST(DmaSharingMonotonicity, FsdpStepNeverSlowerWithMoreEnginesOrFabric) {
             step({{"spec.dma.iods", "4"}, {"spec.dma.iod_crossing_bandwidth", "10 GB/s"}}) * 1.005);
 }
 
+TEST(DmaSharing, ProgramDmaMovesReductionsOnlyToEnginesThatReduce) {
+  const wl::Program fsdp = wl::fsdp_layer_program(wl::llama_70b());
+  const auto impl_of = [](const wl::Program& p, const std::string& name) {
+    return p.kernel(name)->collective.impl;
+  };
+  const wl::Program copy_only = builtin_transforms().apply("dma", fsdp, pinned());
+  EXPECT_EQ(impl_of(copy_only, "ag_qkv"), wl::CollectiveImpl::dma);
+  EXPECT_EQ(impl_of(copy_only, "rs_qkv"), wl::CollectiveImpl::cu);
+  const auto reducing = pinned({{"spec.dma.reduce_bandwidth", "32 GB/s"}});
+  const wl::Program reduce = builtin_transforms().apply("dma", fsdp, reducing);
+  EXPECT_EQ(impl_of(reduce, "rs_qkv"), wl::CollectiveImpl::dma);
+}
+
 // Sweeps time pairs without attribution (the pair as a two-kernel program): a DMA all-reduce on
 // reducing engines and hybrid_ar must run there as in the attributed run, not fall back to CUs.
 TEST(DmaSharing, TimingOnlyPathRunsDmaAndHybridAllReduceLikeTheAttributedRun) {

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Turns the DMA-architecture sweep's CSV into the README's Markdown tables.
 
-    c3sim sweep examples/dma_architecture.yaml -o dma_architecture.csv
-    python3 examples/dma_architecture_tables.py dma_architecture.csv > tables.md
+    c3sim sweep examples/dma_architecture.yaml -o dma_architecture.jsonl
+    c3sim sweep examples/dma_architecture_cu.yaml -o dma_architecture_cu.jsonl
+    python3 examples/dma_architecture_tables.py dma_architecture.jsonl dma_architecture_cu.jsonl > tables.md
+    (CSV output, -o *.csv, reads the same)
 
 Tables (README "DMA architecture what-ifs"):
   1. each enhancement alone and combined: dma C3 time of the preset over the variant's (geometric
@@ -18,6 +20,7 @@ Tables (README "DMA architecture what-ifs"):
 Standard library only.
 """
 import csv
+import json
 import math
 import sys
 from collections import defaultdict
@@ -49,8 +52,19 @@ def size_label(s):
 
 
 def load(path):
-    # runs[(variant, size, scenario, policy)] = row
+    # runs[(variant, size, scenario, policy)] = row; the sweep's CSV or its JSONL (-o *.jsonl, the
+    # report's input), whose records carry the same values under their measurement-schema names.
     runs = {}
+    if path.endswith(".jsonl"):
+        for line in open(path):
+            r = json.loads(line)
+            if r.get("kind") != "c3":
+                continue
+            v = r["extra"]["variant"]
+            row = {"time_us": r["time_us"], "gemm_us": r["gemm_time_us"], "coll_us": r["coll_time_us"],
+                   "iso_gemm_us": r["iso_gemm_us"], "iso_coll_us": r["iso_coll_us"]}
+            runs[(v["name"], v["settings"]["workload.collective.bytes"], r["scenario"], r["policy"])] = row
+        return runs
     for r in csv.DictReader(open(path, newline="")):
         runs[(r["name"], r["workload.collective.bytes"], r["scenario"], r["policy"])] = r
     return runs
@@ -62,8 +76,10 @@ def table(header, rows):
     return "\n".join(out)
 
 
-def main(path):
-    runs = load(path)
+def main(paths):
+    runs = {}
+    for path in paths:
+        runs.update(load(path))
     scen = sorted({k[2] for k in runs})
     paper = [s for s in scen if s.endswith("_ag") or s.endswith("_a2a")]
     ar = [s for s in scen if s.endswith("_ar")]
@@ -120,8 +136,9 @@ def main(path):
     for s in paper:
         cells = [s]
         for z in SIZES:
-            ok = [L for v, L in LAUNCH
-                  if t(v, z, s, "dma") < min(t(v, z, s, p) for p in ("base", "sp", "rp_best"))]
+            # The launch variants change only copy-engine fields: the CU side is the preset's.
+            best_cu = min(t("host_preset", z, s, p) for p in ("base", "sp", "rp_best"))
+            ok = [L for v, L in LAUNCH if t(v, z, s, "dma") < best_cu]
             # Faster launches never lose where a slower one wins, so the largest winner is the edge.
             cells.append(f">={LAUNCH[-1][1]}" if ok and max(ok) == LAUNCH[-1][1] else (str(max(ok)) if ok else "<1"))
         rows.append(cells)
@@ -129,6 +146,6 @@ def main(path):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) < 2:
         sys.exit(__doc__)
-    main(sys.argv[1])
+    main(sys.argv[1:])

@@ -44,6 +44,9 @@ bool has_gpu_completion(const NodeSpec& s) { return s.model.dma.gpu_completion_l
 bool has_llc_bypass(const NodeSpec& s) { return s.model.dma.llc_bypass; }
 bool has_memory_priority(const NodeSpec& s) { return s.model.dma.memory_priority != 1; }
 bool has_l2_flush(const NodeSpec& s) { return s.model.dma.l2_flush_bw != 0; }
+bool has_iods(const NodeSpec& s) { return s.dma.iods != 0; }
+bool has_iod_crossing(const NodeSpec& s) { return s.dma.iod_crossing_bw != 0; }
+bool has_partition_engines(const NodeSpec& s) { return s.model.dma.partition_engines; }
 bool has_channel_share(const NodeSpec& s) { return s.model.memory.collective_channel_share != 0; }
 
 using D = Dimension;
@@ -85,6 +88,8 @@ constexpr FieldDef kFields[] = {
   {"spec.dma.engine_bandwidth", D::bandwidth,     C::positive, kReq, at<&S::dma, &DmaSpec::engine_bw>, nullptr},
   {"spec.dma.bypasses_l2",      D::dimensionless, C::none,     kReq, at<&S::dma, &DmaSpec::bypasses_l2>, nullptr},
   {"spec.dma.reduce_bandwidth", D::bandwidth,     C::non_negative, kOpt, at<&S::dma, &DmaSpec::reduce_bw>, has_reduce_bw},
+  {"spec.dma.iods",             D::dimensionless, C::non_negative, kOpt, at<&S::dma, &DmaSpec::iods>, has_iods},
+  {"spec.dma.iod_crossing_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::dma, &DmaSpec::iod_crossing_bw>, has_iod_crossing},
 
   {"model.gemm.macro_tile_m",      D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::macro_tile_m>, nullptr},
   {"model.gemm.macro_tile_n",      D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::macro_tile_n>, nullptr},
@@ -136,6 +141,7 @@ constexpr FieldDef kFields[] = {
   {"model.dma.llc_bypass",             D::dimensionless, C::none,         kOpt, at<&S::model, &M::dma, &DmaModel::llc_bypass>, has_llc_bypass},
   {"model.dma.memory_priority",        D::dimensionless, C::positive,     kOpt, at<&S::model, &M::dma, &DmaModel::memory_priority>, has_memory_priority},
   {"model.dma.l2_flush_bandwidth",     D::bandwidth,     C::non_negative, kOpt, at<&S::model, &M::dma, &DmaModel::l2_flush_bw>, has_l2_flush},
+  {"model.dma.partition_engines",      D::dimensionless, C::none,         kOpt, at<&S::model, &M::dma, &DmaModel::partition_engines>, has_partition_engines},
 
   {"model.dispatch.kernel_launch_latency",      D::time, C::non_negative, kReq, at<&S::model, &M::dispatch, &DispatchModel::kernel_launch_latency>, nullptr},
   {"model.dispatch.c3_launch_gap",              D::time, C::non_negative, kReq, at<&S::model, &M::dispatch, &DispatchModel::c3_launch_gap>, nullptr},

@@ -64,6 +64,18 @@ void check_channel_share(const NodeSpec& spec, const HardwareSourceMap& sources)
   }
 }
 
+// Engines placed over IODs need the fabric's rate for the bytes that cross between them, and
+// cannot sit on more IODs than there are engines.
+void check_iods(const NodeSpec& spec, const HardwareSourceMap& sources) {
+  if (spec.dma.iods > spec.dma.engines) {
+    fail(sources, "spec.dma.iods",
+         fmt::format("{} IODs is more than the {} engines placed on them", spec.dma.iods, spec.dma.engines));
+  }
+  if (spec.dma.iods > 1 && !(spec.dma.iod_crossing_bw > 0)) {
+    fail(sources, "spec.dma.iod_crossing_bandwidth", "must be greater than 0 when spec.dma.iods is above 1");
+  }
+}
+
 }  // namespace
 
 void validate(const NodeSpec& spec, const HardwareSourceMap& sources) {
@@ -71,6 +83,7 @@ void validate(const NodeSpec& spec, const HardwareSourceMap& sources) {
   check_cu_budget(spec, sources);
   check_llc(spec, sources);
   check_channel_share(spec, sources);
+  check_iods(spec, sources);
 }
 
 void validate(const NodeSpec& spec) { validate(spec, HardwareSourceMap(spec.source_file)); }

@@ -67,6 +67,11 @@ struct DmaSpec {
   bool bypasses_l2 = true;  // bypasses_l2: engines sit beyond the XCD L2s (MI300X: IOD)
   double reduce_bw = 0;     // reduce_bandwidth: bytes/s of bf16/fp32 sum one engine's reduction
                             //   unit produces (0 or absent = engines only copy; MI300X SDMA)
+  // Placement over I/O dies (optional; absent = placement not modelled, no crossing cost). Engine e
+  // sits on IOD e % iods and the link to peer p on IOD p % iods (interleaved); a transfer whose
+  // engine and link sit on different IODs crosses the IOD-IOD fabric once per byte.
+  int iods = 0;                // iods: I/O dies the engines and the peer links are spread over
+  double iod_crossing_bw = 0;  // iod_crossing_bandwidth: bytes/s one IOD can send to the other IODs
 };
 
 // model.gemm: the vendor GEMM library's kernels, as the tile model sees them.
@@ -165,6 +170,11 @@ struct DmaModel {
   double l2_flush_bw = 0;      // l2_flush_bandwidth: rate the producer's dirty L2 lines are written
                                //   back before a copy may read them (0 or absent = producers write
                                //   through, nothing to flush)
+  // Engines between concurrent collectives (programs). Shared (false, absent): every DMA
+  // collective uses engines from 0 up and an engine serves the queues of all of them round robin
+  // (a fair share each). Partitioned (true): the engines are split into equal contiguous sets, one
+  // per program stream that carries DMA collectives, in stream order.
+  bool partition_engines = false;  // partition_engines
 };
 
 // model.dispatch: kernel launch and workgroup placement.

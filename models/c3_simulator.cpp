@@ -370,7 +370,8 @@ C3Result C3Simulator::simulate_plan(const wl::Scenario& scenario, const std::str
   r.iso_coll_us = iso_coll(base_coll, gpus).time_us;
 
   if (!attribution && trace == nullptr) {
-    const wl::Program program = apply_launch_plan(wl::program_from_scenario(scenario), plan);
+    const wl::Program program =
+        apply_launch_plan(wl::program_from_scenario(scenario), plan, spec_.dma.reduce_bw > 0);
     const ProgramRun run = programs_.simulate(program);
     const KernelRun& g = run.kernels[static_cast<size_t>(program.kernel_index("gemm"))];
     const KernelRun& c = run.kernels[static_cast<size_t>(program.kernel_index("coll"))];

@@ -42,8 +42,13 @@ DmaCollective::DmaCollective(engine::Simulation& sim, const NodeResources& res, 
   phases_ = dma_phases(plan_, spec_, options_.reduce_on_cu);
   const int present = static_cast<int>(res_.dma_engines().size());
   if (present <= 0) throw ModelError("this node has no DMA engines");
+  if (options_.first_engine < 0 || options_.first_engine >= present || options_.engine_count < 0 ||
+      options_.first_engine + options_.engine_count > present) {
+    throw ModelError("DMA engine set outside the engines present");
+  }
+  const int in_set = options_.engine_count > 0 ? options_.engine_count : present - options_.first_engine;
   engines_used_ =
-      options_.engines_used > 0 ? std::min(options_.engines_used, present) : std::min(plan_.peers, present);
+      options_.engines_used > 0 ? std::min(options_.engines_used, in_set) : std::min(plan_.peers, in_set);
 }
 
 namespace {
@@ -158,11 +163,11 @@ void DmaCollective::flush_then_submit() {
 
 int DmaCollective::engine_for(int index, int peer, int chunk) const {
   switch (spec_.model.dma.engine_map) {
-    case hw::EngineMap::per_peer: return (peer + chunk * plan_.peers) % engines_used_;
-    case hw::EngineMap::round_robin: return index % engines_used_;
-    case hw::EngineMap::all_on_one: return 0;
+    case hw::EngineMap::per_peer: return options_.first_engine + (peer + chunk * plan_.peers) % engines_used_;
+    case hw::EngineMap::round_robin: return options_.first_engine + index % engines_used_;
+    case hw::EngineMap::all_on_one: return options_.first_engine;
   }
-  return 0;
+  return options_.first_engine;
 }
 
 // `per`: the initiator's cost of one submission (0 when it was paid before this call).
@@ -196,23 +201,30 @@ void DmaCollective::submit_transfers(TimePs per) {
   for (int c = 0; c < chunks; ++c) {
     for (int p = 0; p < plan_.peers; ++p, ++index) {
       const int engine = engine_for(index, p, c);
+      const auto queue = static_cast<size_t>(engine - options_.first_engine);
       // Host: one thread makes submission after submission. GPU: one writer per engine queue.
       // Prelaunched: one trigger releases everything recorded.
-      const int position = dm.gpu_initiated ? queued[static_cast<size_t>(engine)]++ : index;
+      const int position = dm.gpu_initiated ? queued[queue]++ : index;
       const TimePs submitted = dm.prelaunched ? per : per * (position / per_doorbell + 1);
       const TimePs ready = submitted + start_cost;
       const size_t rec = records_.size();
       records_.push_back(DmaTransferRecord{engine, p, chunk_bytes, 0, 0});
       flows_.emplace_back();
       ++outstanding_;
-      last_submitted[static_cast<size_t>(dm.gpu_initiated ? engine : 0)] =
-          std::max(last_submitted[static_cast<size_t>(dm.gpu_initiated ? engine : 0)], submitted);
-      sim_.after(ready, [this, rec, engine, p, chunk_bytes, engine_per_byte, llc_per_byte, hbm_per_byte, &m] {
+      const size_t initiator = dm.gpu_initiated ? queue : 0;
+      last_submitted[initiator] = std::max(last_submitted[initiator], submitted);
+      sim_.after(ready, [this, rec, engine, p, chunk_bytes, engine_per_byte, llc_per_byte, hbm_per_byte,
+                         reduce = ph.reduce, &m] {
         engine::FlowSpec f;
         f.work = chunk_bytes;
         f.owner = engine::FlowOwner{options_.kernel, engine::KernelKind::dma_transfer};
         f.demands.push_back({res_.dma_engines()[static_cast<size_t>(engine)], engine_per_byte});
         f.demands.push_back({res_.link_to_peer(p), 1.0});
+        const int engine_iod = res_.engine_iod(engine);
+        const int link_iod = res_.link_iod(p);
+        if (engine_iod != link_iod) {
+          f.demands.push_back({res_.iod_crossing(reduce ? link_iod : engine_iod), 1.0});
+        }
         if (m.llc >= 0) f.demands.push_back({m.llc, llc_per_byte});
         f.demands.push_back({m.hbm, hbm_per_byte});
         f.bound = rate_cap();
@@ -255,9 +267,10 @@ void DmaCollective::submit_transfers(TimePs per) {
   }
   for (size_t e = 0; e < last_submitted.size(); ++e) {
     if (last_submitted[e] > 0) {
+      const int engine = options_.first_engine + static_cast<int>(e);
       tr->span("gpu0",
-               engine::TraceTrack{engine::TrackKind::dma_engine, static_cast<int>(e),
-                                  fmt::format("sdma{} queue (gpu writer)", e)},
+               engine::TraceTrack{engine::TrackKind::dma_engine, engine,
+                                  fmt::format("sdma{} queue (gpu writer)", engine)},
                what, sim_.now(), sim_.now() + last_submitted[e], {engine::KernelKind::dma_transfer});
     }
   }

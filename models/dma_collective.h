@@ -15,6 +15,12 @@
 // Every transfer then costs its engine `engine_start_latency` before its first byte. Completion
 // is seen by the host (`completion_latency`) or by a GPU poller (`gpu_completion_latency`).
 //
+// Placement over IODs (spec.dma.iods): a transfer whose engine sits on another IOD than the link
+// to its peer crosses the IOD-IOD fabric, once per byte, out of the IOD the bytes leave: the
+// engine's for a copy (it writes toward the link), the link's for a reduction (the engine reads the
+// peer's contribution in through the link). Reads and writes of local HBM cross IODs the same way
+// for every placement (the channels interleave over all IODs), so only this hop is charged.
+//
 // Arithmetic in the engine: with spec.dma.reduce_bandwidth > 0 a reduce-scatter is one reduce
 // phase (each peer's engine reads my contribution over the link and sums it into its shard: read
 // accumulator, add, write) and an all-reduce is a reduce phase on shards then an all-gather phase;
@@ -38,7 +44,12 @@
 namespace c3sim::models {
 
 struct DmaOptions {
-  int engines_used = 0;  // 0 = one per peer, capped at the engines present
+  int engines_used = 0;  // 0 = one per peer, capped at the engines in the set below
+  // The engine set this collective may use: engines [first_engine, first_engine + engine_count)
+  // (engine_count 0 = all from first_engine). Concurrent collectives whose sets overlap share those
+  // engines; each engine serves its queues round robin, a fair share of its rate to each.
+  int first_engine = 0;
+  int engine_count = 0;
   bool batched = false;
   bool reduce_on_cu = false;              // all-reduce: reduce-scatter on CUs, all-gather on engines
   engine::GpuDispatcher* gpu = nullptr;   // where sync kernels and a CU phase run

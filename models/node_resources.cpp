@@ -30,6 +30,12 @@ NodeResources::NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, 
     engines_.push_back(sim.add_resource(fmt::format("dma{}", e), spec.model.dma.engine_bw,
                                         engine::ResourceKind::dma_engine, fmt::format("sdma{}", e)));
   }
+  if (spec.dma.iods > 1) {
+    for (int i = 0; i < spec.dma.iods; ++i) {
+      iod_out_.push_back(sim.add_resource(fmt::format("iod{}_out", i), spec.dma.iod_crossing_bw,
+                                          engine::ResourceKind::other, fmt::format("iod{}", i)));
+    }
+  }
 }
 
 MemoryResources NodeResources::build_memory(engine::Simulation& sim, const hw::NodeSpec& spec,

@@ -48,6 +48,12 @@ public:
   [[nodiscard]] const std::vector<engine::ResourceId>& links() const { return links_; }
   [[nodiscard]] const std::vector<engine::ResourceId>& dma_engines() const { return engines_; }
   [[nodiscard]] int peers() const { return peers_; }
+  // Placement over I/O dies (spec.dma.iods > 1; otherwise everything is on one IOD): the IOD of
+  // engine e and of the link to peer p, and the resource for bytes leaving an IOD for another.
+  [[nodiscard]] int iods() const { return static_cast<int>(iod_out_.size()); }
+  [[nodiscard]] int engine_iod(int e) const { return iod_out_.empty() ? 0 : e % iods(); }
+  [[nodiscard]] int link_iod(int p) const { return iod_out_.empty() ? 0 : p % iods(); }
+  [[nodiscard]] engine::ResourceId iod_crossing(int iod) const { return iod_out_[static_cast<size_t>(iod)]; }
   // The outgoing link that carries traffic to peer p (0-based among the peers).
   [[nodiscard]] engine::ResourceId link_to_peer(int p) const;
   // The last memory level a kernel's requests queue at: the LLC, or HBM without one.
@@ -63,6 +69,7 @@ private:
   std::vector<MemoryResources> mem_;
   std::vector<engine::ResourceId> links_;
   std::vector<engine::ResourceId> engines_;
+  std::vector<engine::ResourceId> iod_out_;  // per IOD, when spec.dma.iods > 1
   int peers_ = 0;
 };
 

@@ -16,9 +16,16 @@ bool is_reduction(wl::CollectiveOp op) {
   return op == wl::CollectiveOp::reduce_scatter || op == wl::CollectiveOp::all_reduce;
 }
 
+// Whether the plan's collective implementation can run this collective.
+bool runs_on(wl::CollectiveImpl impl, wl::CollectiveOp op, bool engines_reduce) {
+  if (!is_reduction(op)) return impl != wl::CollectiveImpl::dma_hybrid;
+  if (impl == wl::CollectiveImpl::dma_hybrid) return op == wl::CollectiveOp::all_reduce;
+  return impl == wl::CollectiveImpl::dma && engines_reduce;
+}
+
 }  // namespace
 
-wl::Program apply_launch_plan(const wl::Program& program, const LaunchPlan& plan) {
+wl::Program apply_launch_plan(const wl::Program& program, const LaunchPlan& plan, bool engines_reduce) {
   wl::Program p = program;
   if (plan.comm_first) {
     // Swap kernels, keep each launch slot's gap where it was (the host's pace is the slot's).
@@ -51,7 +58,9 @@ wl::Program apply_launch_plan(const wl::Program& program, const LaunchPlan& plan
   }
   if (plan.comm_impl != wl::CollectiveImpl::cu) {
     for (auto& k : p.kernels) {
-      if (is_collective(k) && !is_reduction(k.collective.op)) k.collective.impl = plan.comm_impl;
+      if (is_collective(k) && runs_on(plan.comm_impl, k.collective.op, engines_reduce)) {
+        k.collective.impl = plan.comm_impl;
+      }
     }
   }
   return p;

@@ -8,7 +8,9 @@
 // - comm_priority / comm_cus: every stream that holds a collective and no GEMM;
 //   gemm_priority / gemm_cus: every stream that holds a GEMM and no collective (a stream holding
 //   both is one queue and cannot be partitioned).
-// - comm_impl: every collective that copy engines can run (reductions stay on the CUs).
+// - comm_impl: every collective that copy engines can run: all-gathers and all-to-alls; reductions
+//   only when `engines_reduce` (spec.dma.reduce_bandwidth > 0) for `dma`, and all-reduces for
+//   `hybrid_ar` (its reduce-scatter phase runs on CUs). Other reductions stay on the CUs.
 #include <optional>
 
 #include "hardware/node_spec.h"
@@ -17,7 +19,8 @@
 
 namespace c3sim::models {
 
-wl::Program apply_launch_plan(const wl::Program& program, const LaunchPlan& plan);
+wl::Program apply_launch_plan(const wl::Program& program, const LaunchPlan& plan,
+                              bool engines_reduce = false);
 
 // The pair a policy's PolicyContext describes for a program: its first GEMM and first collective
 // (nullopt when it lacks either). Custom Policy classes read the scenario from the context.

@@ -109,6 +109,27 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     stream_ids.push_back(gpu.add_stream(std::move(sc)));
   }
 
+  // Partitioned engines (model.dma.partition_engines): equal contiguous engine sets, one per stream
+  // that carries DMA collectives, in stream order; shared: every collective from engine 0 up.
+  std::vector<std::pair<int, int>> engine_set(p.streams.size(), {0, 0});
+  if (spec_.model.dma.partition_engines) {
+    std::vector<size_t> dma_streams;
+    for (size_t s = 0; s < p.streams.size(); ++s) {
+      const bool carries = std::any_of(p.kernels.begin(), p.kernels.end(), [&](const wl::ProgramKernel& k) {
+        return k.kind == wl::KernelKind::collective && k.collective.impl != wl::CollectiveImpl::cu &&
+               k.stream == p.streams[s].name;
+      });
+      if (carries) dma_streams.push_back(s);
+    }
+    const int E = spec_.dma.engines;
+    const int G = static_cast<int>(dma_streams.size());
+    for (int j = 0; j < G; ++j) {
+      // More DMA streams than engines: one engine each, round robin.
+      engine_set[dma_streams[static_cast<size_t>(j)]] =
+          G > E ? std::pair<int, int>{j % E, 1} : std::pair<int, int>{j * E / G, (j + 1) * E / G - j * E / G};
+    }
+  }
+
   bool has_gemm = false, has_other = false;
   for (const auto& k : p.kernels) (k.kind == wl::KernelKind::gemm ? has_gemm : has_other) = true;
 
@@ -212,6 +233,11 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
         } else {
           DmaOptions o;
           o.batched = k.collective.impl == wl::CollectiveImpl::vendor_zero_cta;
+          o.reduce_on_cu = k.collective.impl == wl::CollectiveImpl::dma_hybrid;
+          o.cu_kernel = &l.id;  // a CU reduce-scatter phase's workgroups count as collective residency
+          const auto& set = engine_set[static_cast<size_t>(p.stream_index(k.stream))];
+          o.first_engine = set.first;
+          o.engine_count = set.second;
           o.gpu = &gpu;
           o.sync_stream = stream;
           o.kernel = i;
@@ -297,7 +323,10 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     if (pos != queue.begin()) ready = std::max(ready, live[static_cast<size_t>(*(pos - 1))].end);
     TimePs start = ready;
     if (l.id >= 0) start = gpu.stats(l.id).first_dispatch;
-    if (l.dma && !l.dma->transfers().empty()) start = l.dma->transfers().front().start;
+    if (l.dma && !l.dma->transfers().empty()) {
+      const TimePs first = l.dma->transfers().front().start;
+      start = l.id >= 0 ? std::min(start, first) : first;
+    }
     KernelRun r{p.kernels[i].name,  p.kernels[i].kind, p.kernels[i].stream,
                 ps_to_us(l.launch), ps_to_us(ready),   ps_to_us(start),
                 ps_to_us(l.end),    l.launch,          l.end};

@@ -61,7 +61,7 @@ TransformEntry launch_plan_entry(std::string name, std::string help, bool takes_
     const std::string full = arg ? fmt::format("{}:{}", head, *arg) : head;
     const auto policy = make_policy(full, spec, p.location);
     const wl::Scenario pair = representative_pair(p).value_or(wl::Scenario{});
-    return apply_launch_plan(p, policy->plan(PolicyContext{spec, pair, 0, 0}));
+    return apply_launch_plan(p, policy->plan(PolicyContext{spec, pair, 0, 0}), spec.dma.reduce_bw > 0);
   };
   if (takes_cus) {
     e.sweep = [head = e.name](const hw::NodeSpec& spec) {
@@ -227,8 +227,8 @@ TransformRegistry builtin_transforms() {
   r.add(launch_plan_entry("prio", "collective streams on a high-priority queue", false, true));
   r.add(launch_plan_entry("rp", "CU masks: collective streams get <cus>, GEMM streams the rest", true, true));
   r.add(launch_plan_entry("sp_rp", "sp and rp together", true, true));
-  r.add(
-      launch_plan_entry("dma", "collectives on copy engines (ConCCL; reductions stay on CUs)", false, true));
+  r.add(launch_plan_entry(
+      "dma", "collectives on copy engines (ConCCL; reductions too when the engines reduce)", false, true));
   r.add(launch_plan_entry("dma_sp", "dma, collectives launched one slot earlier", false, false));
   r.add(launch_plan_entry("dma_rp", "dma, <cus> CUs taken from GEMM streams for cache relief", true, true));
   r.add(launch_plan_entry("vendor_zero_cta", "the vendor library's copy-engine path (NCCL zero-CTA)", false,

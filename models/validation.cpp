@@ -132,7 +132,19 @@ ValidationReport validate_predictions(const hw::NodeSpec& spec, const std::vecto
                     "(launch_semantics: simultaneous), so their launch order was not realized",
                     unordered));
   }
-  if (c3.empty()) throw InputError(SourceLocation{label, 0, 0}, "kind", "no c3 records to validate");
+  if (c3.empty()) {
+    // An import-only file (env + iso_coll from `c3sim import`) is the common case: say what it holds.
+    std::map<std::string, int> kinds;
+    for (const auto& rec : records) ++kinds[wl::kind_of(rec)];
+    std::string held;
+    for (const auto& [kind, n] : kinds) held += fmt::format("{}{} {}", held.empty() ? "" : ", ", n, kind);
+    throw InputError(
+        SourceLocation{label, 0, 0}, "kind",
+        fmt::format("no c3 records to validate (the input holds {}): kernels measured alone "
+                    "(c3sim import, c3bench iso runs) calibrate a hardware file (c3sim calibrate); "
+                    "validate compares c3 records (c3bench run) with predictions",
+                    held.empty() ? "no records" : held));
+  }
   std::map<int, C3Simulator> sims;  // by the GPU count the node is given
   for (const auto* c : c3) {
     if (c->gpus > spec.interconnect.gpus && !options.cross) {

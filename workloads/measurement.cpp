@@ -110,6 +110,23 @@ std::optional<int> optional_positive_int(StrictJsonObject& o, const char* key) {
   return static_cast<int>(*v);
 }
 
+// The GEMM every iso_gemm and c3 record carries: m, n, k within the model's limits, then dtype.
+template <class R>
+void read_gemm_shape(StrictJsonObject& o, R& r) {
+  r.m = o.integer("m", 1, kMaxI64);
+  r.n = o.integer("n", 1, kMaxI64);
+  r.k = o.integer("k", 1, kMaxI64);
+  check_shape(o, r.m, r.n, r.k);
+  r.dtype = dtype_field(o);
+}
+
+// The repetition fields every timed record ends with (before its free-form objects).
+template <class R>
+void read_spread_and_trials(StrictJsonObject& o, R& r) {
+  r.spread_us = o.optional_number("spread_us", 0);
+  r.trials = positive_int(o, "trials");
+}
+
 EnvRecord read_env(StrictJsonObject& o) {
   EnvRecord r;
   r.producer = string_field(o, "producer");
@@ -124,15 +141,10 @@ EnvRecord read_env(StrictJsonObject& o) {
 IsoGemmRecord read_iso_gemm(StrictJsonObject& o) {
   IsoGemmRecord r;
   r.tag = o.has("tag") ? string_field(o, "tag") : "";
-  r.m = o.integer("m", 1, kMaxI64);
-  r.n = o.integer("n", 1, kMaxI64);
-  r.k = o.integer("k", 1, kMaxI64);
-  check_shape(o, r.m, r.n, r.k);
-  r.dtype = dtype_field(o);
+  read_gemm_shape(o, r);
   r.cus = positive_int(o, "cus");
   r.time_us = positive_time(o, "time_us");
-  r.spread_us = o.optional_number("spread_us", 0);
-  r.trials = positive_int(o, "trials");
+  read_spread_and_trials(o, r);
   r.extra = o.optional_object("extra");
   return r;
 }
@@ -149,8 +161,7 @@ IsoCollRecord read_iso_coll(StrictJsonObject& o) {
   if (r.workgroups) check_workgroups(*r.workgroups, o.where(), "workgroups");
   r.engines = optional_positive_int(o, "engines");
   r.time_us = positive_time(o, "time_us");
-  r.spread_us = o.optional_number("spread_us", 0);
-  r.trials = positive_int(o, "trials");
+  read_spread_and_trials(o, r);
   r.extra = o.optional_object("extra");
   return r;
 }
@@ -160,11 +171,7 @@ C3Record read_c3(StrictJsonObject& o) {
   r.scenario = string_field(o, "scenario");
   r.policy = string_field(o, "policy");
   r.gemm_tag = o.has("gemm_tag") ? string_field(o, "gemm_tag") : "";
-  r.m = o.integer("m", 1, kMaxI64);
-  r.n = o.integer("n", 1, kMaxI64);
-  r.k = o.integer("k", 1, kMaxI64);
-  check_shape(o, r.m, r.n, r.k);
-  r.dtype = dtype_field(o);
+  read_gemm_shape(o, r);
   r.op = op_field(o);
   r.bytes = o.integer("bytes", 1, kMaxI64);
   r.impl = impl_field(o);
@@ -179,8 +186,7 @@ C3Record read_c3(StrictJsonObject& o) {
   r.ideal_speedup = o.optional_number("ideal_speedup", 0);
   // Negative when C3 runs slower than serial (the paper's Fig. 8 has such bars): no lower bound.
   r.percent_of_ideal = o.optional_number("percent_of_ideal", -std::numeric_limits<double>::infinity());
-  r.spread_us = o.optional_number("spread_us", 0);
-  r.trials = positive_int(o, "trials");
+  read_spread_and_trials(o, r);
   r.attribution = o.optional_object("attribution");
   r.extra = o.optional_object("extra");
   return r;
@@ -199,8 +205,7 @@ IsoCopyRecord read_iso_copy(StrictJsonObject& o) {
   r.chunks = positive_int(o, "chunks");
   r.batched = o.boolean("batched");
   r.time_us = o.number("time_us", 0);
-  r.spread_us = o.optional_number("spread_us", 0);
-  r.trials = positive_int(o, "trials");
+  read_spread_and_trials(o, r);
   r.extra = o.optional_object("extra");
   return r;
 }
@@ -244,8 +249,7 @@ ProgramRecord read_program(const json& j, const SourceLocation& where) {
   r.ideal_us = o.optional_number("ideal_us", 0);
   // Negative when the program runs slower than serial: no lower bound.
   r.overlap_percent = o.optional_number("overlap_percent", -std::numeric_limits<double>::infinity());
-  r.spread_us = o.optional_number("spread_us", 0);
-  r.trials = positive_int(o, "trials");
+  read_spread_and_trials(o, r);
   r.extra = o.optional_object("extra");
   o.finish();
   return r;

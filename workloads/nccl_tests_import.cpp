@@ -95,9 +95,13 @@ std::vector<Record> import_nccl_tests(const std::string& text, const std::string
         if (w.size() > 3 && w[0] == "#" && w[1] == "Rank" && w[3] == "Group") ++rank_lines;
       }
       // The column header: "#  size  count  type  redop  root  time  algbw  busbw  #wrong ..."
+      // Both columns come from the same line: a "size" in one comment line and a "time" in a later
+      // one is no header (a fuzzed log indexed rows past their end that way).
+      int line_size_col = -1;
       for (size_t i = 0; i < w.size() && time_col < 0; ++i) {
-        if (w[i] == "size") size_col = static_cast<int>(i);
-        if (w[i] == "time" && size_col >= 0) {
+        if (w[i] == "size") line_size_col = static_cast<int>(i);
+        if (w[i] == "time" && line_size_col >= 0) {
+          size_col = line_size_col;
           time_col = static_cast<int>(i);
           header_cols = static_cast<int>(w.size());
         }

@@ -1,6 +1,7 @@
 #include "sim/base/strict_yaml.h"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <set>
 
@@ -32,6 +33,46 @@ std::string printable(const std::string& text) {
   return out;
 }
 
+// Strict UTF-8: no overlong forms, surrogates or code points past U+10FFFF. yaml-cpp passes such
+// bytes through, and its emitter decodes them: the overlong C1 BF became "\x7f" (a control
+// character) when a loaded program was written back, so they are refused at load.
+bool valid_utf8(const std::string& text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    std::size_t extra = 0;
+    std::uint32_t cp = 0, min = 0;
+    if (b < 0x80) {
+      ++i;
+      continue;
+    }
+    if ((b & 0xE0) == 0xC0) {
+      extra = 1;
+      cp = b & 0x1Fu;
+      min = 0x80;
+    } else if ((b & 0xF0) == 0xE0) {
+      extra = 2;
+      cp = b & 0x0Fu;
+      min = 0x800;
+    } else if ((b & 0xF8) == 0xF0) {
+      extra = 3;
+      cp = b & 0x07u;
+      min = 0x10000;
+    } else {
+      return false;
+    }
+    if (i + extra >= text.size()) return false;  // cut short
+    for (std::size_t k = 1; k <= extra; ++k) {
+      const auto c = static_cast<unsigned char>(text[i + k]);
+      if ((c & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (c & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
 // yaml-cpp keeps the first of two equal keys and drops the second without a word (a sweep grid
 // would lose a whole axis), and passes control bytes through quoted escapes ("\x01"). Both are
 // refused here, for every YAML file c3sim reads, with the line of the offending key or value.
@@ -46,6 +87,10 @@ void check_tree(const YAML::Node& node, const std::string& label, const std::str
                      fmt::format("the document expands to more than {} nodes (aliases?)", kMaxYamlNodes));
   }
   if (node.IsScalar()) {
+    if (!valid_utf8(node.Scalar())) {
+      throw InputError(location_of(node, label), path,
+                       fmt::format("'{}' is not valid UTF-8", printable(node.Scalar())));
+    }
     if (has_control_character(node.Scalar(), /*allow_whitespace=*/false)) {
       throw InputError(location_of(node, label), path,
                        fmt::format("'{}' holds a control character (names and values must be printable)",
@@ -67,6 +112,8 @@ void check_tree(const YAML::Node& node, const std::string& label, const std::str
       if (has_control_character(key, /*allow_whitespace=*/false)) {
         throw InputError(location_of(kv.first, label), printable(qualified), "key holds a control character");
       }
+      if (!valid_utf8(key))
+        throw InputError(location_of(kv.first, label), printable(qualified), "key is not valid UTF-8");
       if (!seen.insert(key).second) {
         throw InputError(location_of(kv.first, label), qualified,
                          "duplicate key (a key may appear once per mapping; YAML would silently keep "

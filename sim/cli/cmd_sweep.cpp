@@ -2,6 +2,7 @@
 // across MPI ranks when launched by mpirun (each rank a strided share of the tasks; rank 0
 // writes the merged output, byte-identical to a single-process run).
 #include <exception>
+#include <iostream>
 #include <memory>
 #include <thread>
 
@@ -55,6 +56,9 @@ void add_sweep_command(CLI::App& app) {
     // Every rank loads and checks the whole file: a bad file fails identically everywhere.
     const sweep::SweepSpec spec = sweep::load_sweep_file(a->file);
     check_outputs({target}, spec.input_files);
+    if (world.rank() == 0) {
+      for (const auto& w : spec.warnings) std::cerr << "c3sim sweep: warning: " << w << "\n";
+    }
 
     const int threads =
         a->threads > 0 ? a->threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

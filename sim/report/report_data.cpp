@@ -258,7 +258,9 @@ json build_report_data(const ReportInputs& in) {
   }
   if (all_runs.empty() && !in.paper) {
     throw InputError(SourceLocation{in.sources.empty() ? "<input>" : in.sources.front(), 0, 0}, "kind",
-                     "no c3 records and no --paper document: nothing to plot");
+                     "no c3 records and no --paper document: nothing to plot (the charts need c3sim run "
+                     "or sweep output, or --paper; kernels measured alone, as c3sim import writes, "
+                     "calibrate a hardware file: c3sim calibrate)");
   }
   json d;
   d["sources"] = in.sources;

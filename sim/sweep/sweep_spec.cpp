@@ -1,12 +1,15 @@
 #include "sim/sweep/sweep_spec.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "hardware/hardware_loader.h"
 #include "models/policy.h"
@@ -192,9 +195,177 @@ std::string resolve_hardware(const std::string& name, const std::string& base_di
   return p.string();
 }
 
+// Load-time check of every variant without building every variant. A task's checks are
+// hw::validate(spec), models::make_policy(p, spec) and, after apply_workload,
+// wl::check_scenario_fits(scenario, spec.interconnect.gpus). Each rule in them reads a fixed set of
+// keys, so a rule holds on every variant when it holds on every combination of values of its keys
+// (the keys a sweep does not vary are the same in every variant). The rules and the keys they relate:
+//   - each field's own range (hardware_fields.cpp check_field), each workload value's range: one key;
+//   - llc_bytes with spec.memory.llc_bandwidth, llc_bytes with model.memory.llc_bandwidth,
+//     xcds x cus_per_xcd <= kMaxCount, prio with stream_priority_levels: two keys;
+//   - the CU budget: cu_mask_granularity, each default_workgroups_* and an rp:N / sp_rp:N / dma_rp:N
+//     policy's CU count against xcds x cus_per_xcd: three keys (kComputeGroup, crossed in full);
+//   - the workload: gpus, collective.bytes, bytes_scale (relative to the bytes before it) and
+//     max_workgroups against the node's GPU count (spec.interconnect.gpus): crossed in full.
+// So the plan, for each listed variant: every grid value alone (with the workload, each scenario),
+// every pair of values of two hardware axes (others at their first value), the full product of the
+// compute group's axes when three or more vary, and the full product of the workload axes with the
+// GPU-count axis (each scenario). A sweep whose plan exceeds kMaxLoadChecks checks the first
+// kEagerVariants variants in full instead and says so in a warning.
+constexpr std::array<std::string_view, 6> kComputeGroup = {
+    "spec.compute.xcds",
+    "spec.compute.cus_per_xcd",
+    "spec.compute.cu_mask_granularity",
+    "model.collective.default_workgroups_all_gather",
+    "model.collective.default_workgroups_all_to_all",
+    "model.collective.default_workgroups_reduce",
+};
+constexpr std::size_t kMaxLoadChecks = 200000;
+
+class VariantChecker {
+public:
+  explicit VariantChecker(const SweepSpec& spec) : s_(spec) {
+    for (std::size_t a = 0; a < s_.axes.size(); ++a) {
+      const std::string& key = s_.axes[a].front().setting.key;
+      if (is_workload_key(key)) {
+        workload_axes_.push_back(a);
+        continue;
+      }
+      hardware_axes_.push_back(a);
+      if (std::find(kComputeGroup.begin(), kComputeGroup.end(), key) != kComputeGroup.end()) {
+        compute_axes_.push_back(a);
+      }
+      if (key == "spec.interconnect.gpus") workload_axes_.push_back(a);
+    }
+    std::sort(workload_axes_.begin(), workload_axes_.end());
+  }
+
+  // Checks the plan counts, saturating just past kMaxLoadChecks.
+  [[nodiscard]] std::size_t plan_size() const {
+    const std::size_t with_workload = 1 + s_.scenario_names.size();
+    std::size_t n = with_workload;  // every axis at its first value
+    for (const auto& axis : s_.axes) n = add(n, mul(axis.size() - 1, with_workload));
+    for (std::size_t i = 0; i < hardware_axes_.size(); ++i) {
+      for (std::size_t j = i + 1; j < hardware_axes_.size(); ++j) {
+        n = add(n, mul(s_.axes[hardware_axes_[i]].size() - 1, s_.axes[hardware_axes_[j]].size() - 1));
+      }
+    }
+    if (compute_axes_.size() >= 3) n = add(n, product(compute_axes_));
+    if (workload_axes_.size() >= 2) n = add(n, mul(product(workload_axes_), with_workload));
+    return mul(n, s_.listed.size());
+  }
+
+  void run() const {
+    for (std::size_t l = 0; l < s_.listed.size(); ++l) {
+      std::vector<std::size_t> odometer(s_.axes.size(), 0);
+      check(l, odometer, true);
+      for (std::size_t a = 0; a < s_.axes.size(); ++a) {
+        for (std::size_t v = 1; v < s_.axes[a].size(); ++v) {
+          odometer[a] = v;
+          check(l, odometer, true);
+        }
+        odometer[a] = 0;
+      }
+      for (std::size_t i = 0; i < hardware_axes_.size(); ++i) {
+        for (std::size_t j = i + 1; j < hardware_axes_.size(); ++j) {
+          const std::size_t a = hardware_axes_[i], b = hardware_axes_[j];
+          for (std::size_t va = 1; va < s_.axes[a].size(); ++va) {
+            for (std::size_t vb = 1; vb < s_.axes[b].size(); ++vb) {
+              odometer[a] = va;
+              odometer[b] = vb;
+              check(l, odometer, false);
+            }
+          }
+          odometer[a] = odometer[b] = 0;
+        }
+      }
+      if (compute_axes_.size() >= 3) check_product(l, compute_axes_, false);
+      if (workload_axes_.size() >= 2) check_product(l, workload_axes_, true);
+    }
+  }
+
+private:
+  static std::size_t add(std::size_t a, std::size_t b) { return std::min(a + b, kMaxLoadChecks + 1); }
+  static std::size_t mul(std::size_t a, std::size_t b) {
+    if (a == 0 || b == 0) return 0;
+    return a > (kMaxLoadChecks + 1) / b ? kMaxLoadChecks + 1 : std::min(a * b, kMaxLoadChecks + 1);
+  }
+  [[nodiscard]] std::size_t product(const std::vector<std::size_t>& which) const {
+    std::size_t n = 1;
+    for (std::size_t a : which) n = mul(n, s_.axes[a].size());
+    return n;
+  }
+
+  // Every combination of the values of axes `which`, the other axes at their first value.
+  void check_product(std::size_t l, const std::vector<std::size_t>& which, bool with_workload) const {
+    std::vector<std::size_t> odometer(s_.axes.size(), 0);
+    while (true) {
+      check(l, odometer, with_workload);
+      std::size_t i = which.size();
+      while (i > 0 && ++odometer[which[i - 1]] == s_.axes[which[i - 1]].size()) odometer[which[--i]] = 0;
+      if (i == 0) return;
+    }
+  }
+
+  // One variant's checks; a failure of a cross-field rule is anchored at the variant's last grid
+  // value that is not its axis's first (the values that make the combination), or at the listed
+  // variant, and names the variant, those values and the rule's own key.
+  void check(std::size_t l, const std::vector<std::size_t>& odometer, bool with_workload) const {
+    const std::vector<const Located*> settings = s_.settings_of(l, odometer);
+    // A bad value alone names itself (apply_hardware / apply_workload anchor it at the value).
+    const hw::NodeSpec spec = s_.hardware_of(settings);
+    std::vector<wl::Scenario> scenarios;
+    for (std::size_t sc = 0; with_workload && sc < s_.scenario_names.size(); ++sc) {
+      scenarios.push_back(s_.scenario_of(settings, sc, spec.interconnect.gpus));
+    }
+    try {
+      hw::validate(spec);
+      s_.check_policies(spec);
+      for (const wl::Scenario& scenario : scenarios)
+        wl::check_scenario_fits(scenario, spec.interconnect.gpus);
+    } catch (const InputError& e) {
+      throw anchored(l, odometer, e);
+    }
+  }
+
+  [[nodiscard]] InputError anchored(std::size_t l, const std::vector<std::size_t>& odometer,
+                                    const InputError& e) const {
+    std::size_t variant = 0;
+    std::vector<std::string> values;
+    const Located* last = nullptr;
+    for (std::size_t a = 0; a < s_.axes.size(); ++a) {
+      variant = variant * s_.axes[a].size() + odometer[a];
+      if (odometer[a] == 0) continue;
+      last = &s_.axes[a][odometer[a]];
+      values.push_back(fmt::format("{} = {}", last->qualified, last->setting.value));
+    }
+    variant += l * s_.grid_size();
+    SourceLocation where = s_.variants_where;
+    std::string key = "grid";
+    if (last != nullptr) {
+      where = last->where;
+      key = last->qualified;
+    } else if (!s_.listed[l].second.empty()) {
+      where = s_.listed[l].second.front().where;
+      key = s_.listed[l].second.front().qualified;
+    }
+    const std::string with =
+        values.empty() ? "every grid key at its first value" : fmt::format("{}", fmt::join(values, ", "));
+    return InputError(
+        where, key,
+        fmt::format("variant {} ({}): {}: {}", s_.variant_name(variant), with, e.key(), e.problem()));
+  }
+
+  const SweepSpec& s_;
+  std::vector<std::size_t> hardware_axes_;
+  std::vector<std::size_t> compute_axes_;
+  std::vector<std::size_t> workload_axes_;  // the workload axes and the GPU-count axis, file order
+};
+
 }  // namespace
 
-SweepSpec load_sweep_string(const std::string& text, const std::string& label, const std::string& base_dir) {
+SweepSpec load_sweep_string(const std::string& text, const std::string& label, const std::string& base_dir,
+                            const HardwareLoader& load_hardware) {
   const YamlDocument doc = load_yaml_string(text, label);
   if (!doc.root.IsMap()) throw InputError(SourceLocation{label, 1, 1}, "", "a sweep file is a mapping");
   StrictMap root(doc.root, doc.file, "");
@@ -202,7 +373,8 @@ SweepSpec load_sweep_string(const std::string& text, const std::string& label, c
   out.hardware = root.optional_string("hardware").value_or("mi300x");
   const hw::NodeSpec base = [&] {
     try {
-      return hw::load_hardware(resolve_hardware(out.hardware, base_dir));
+      const std::string name = resolve_hardware(out.hardware, base_dir);
+      return load_hardware ? load_hardware(name) : hw::load_hardware(name);
     } catch (const InputError& e) {
       // A missing hardware file is the sweep file's error; a bad hardware file names itself.
       if (e.where().line == 0) throw InputError(root.location("hardware"), "hardware", e.what());
@@ -263,16 +435,61 @@ SweepSpec load_sweep_string(const std::string& text, const std::string& label, c
       }
     }
   }
+  const VariantChecker checker(out);
+  const std::size_t plan = checker.plan_size();
+  if (plan <= kMaxLoadChecks) {
+    checker.run();
+    return out;
+  }
   const std::size_t eager = std::min(out.variant_count, kEagerVariants) * out.scenario_names.size();
   for (std::size_t t = 0; t < eager; ++t) (void)out.task(t);
+  out.warnings.push_back(fmt::format(
+      "{}: checking every variant at load would take more than {} checks; checked the first {} variants "
+      "in full, and a later variant whose values clash fails when it runs",
+      label, kMaxLoadChecks, std::min(out.variant_count, kEagerVariants)));
   return out;
 }
 
-std::string SweepSpec::variant_name(std::size_t variant) const {
+std::size_t SweepSpec::grid_size() const {
   std::size_t grid = 1;
   for (const auto& axis : axes) grid *= axis.size();
-  const std::string& given = listed[variant / grid].first;
+  return grid;
+}
+
+std::string SweepSpec::variant_name(std::size_t variant) const {
+  const std::string& given = listed[variant / grid_size()].first;
   return given.empty() ? fmt::format("v{}", variant) : given;
+}
+
+std::vector<const LocatedSetting*> SweepSpec::settings_of(std::size_t listed_index,
+                                                          const std::vector<std::size_t>& odometer) const {
+  std::vector<const Located*> settings;
+  for (const auto& s : listed[listed_index].second) settings.push_back(&s);
+  for (std::size_t a = 0; a < axes.size(); ++a) settings.push_back(&axes[a][odometer[a]]);
+  return settings;
+}
+
+hw::NodeSpec SweepSpec::hardware_of(const std::vector<const LocatedSetting*>& settings) const {
+  hw::NodeSpec spec = base;
+  for (const Located* s : settings) {
+    if (!is_workload_key(s->setting.key)) apply_hardware(*s, spec);
+  }
+  return spec;
+}
+
+void SweepSpec::check_policies(const hw::NodeSpec& spec) const {
+  for (size_t i = 0; i < policies.size(); ++i) {
+    const std::string& p = policies[i];
+    if (p == "rp_best" || p == "sp_rp_best" || p == "dma_rp_best") continue;
+    (void)models::make_policy(p, spec, policy_locations[i]);
+  }
+}
+
+wl::Scenario SweepSpec::scenario_of(const std::vector<const LocatedSetting*>& settings, std::size_t scenario,
+                                    int node_gpus) const {
+  wl::Scenario out = base_scenarios[scenario];
+  for (const Located* s : settings) apply_workload(*s, out, node_gpus);
+  return out;
 }
 
 Task SweepSpec::task(std::size_t t) const {
@@ -280,25 +497,20 @@ Task SweepSpec::task(std::size_t t) const {
   Task out;
   out.index = t;
   out.variant = t / scenario_names.size();
-  std::size_t grid = 1;
-  for (const auto& axis : axes) grid *= axis.size();
-  const auto& [listed_name, listed_settings] = listed[out.variant / grid];
+  const std::size_t grid = grid_size();
+  const std::size_t listed_index = out.variant / grid;
+  const auto& [listed_name, listed_settings] = listed[listed_index];
   // Listed variants x grid, the grid's last key varying fastest.
-  std::vector<const Located*> settings;
-  for (const auto& s : listed_settings) settings.push_back(&s);
   std::vector<std::size_t> odometer(axes.size(), 0);
   std::size_t rest = out.variant % grid;
   for (std::size_t a = axes.size(); a > 0; --a) {
     odometer[a - 1] = rest % axes[a - 1].size();
     rest /= axes[a - 1].size();
   }
-  for (std::size_t a = 0; a < axes.size(); ++a) settings.push_back(&axes[a][odometer[a]]);
+  const std::vector<const Located*> settings = settings_of(listed_index, odometer);
   out.variant_name = listed_name.empty() ? fmt::format("v{}", out.variant) : listed_name;
-  out.spec = base;
-  for (const Located* s : settings) {
-    out.settings.push_back(s->setting);
-    if (!is_workload_key(s->setting.key)) apply_hardware(*s, out.spec);
-  }
+  for (const Located* s : settings) out.settings.push_back(s->setting);
+  out.spec = hardware_of(settings);
   SourceLocation where = settings.empty() ? variants_where : settings.front()->where;
   if (!listed_settings.empty()) where = listed_settings.front().where;
   try {
@@ -306,18 +518,13 @@ Task SweepSpec::task(std::size_t t) const {
   } catch (const InputError& e) {
     throw InputError(axes.empty() ? where : variants_where, out.variant_name, e.problem());
   }
-  out.scenario = base_scenarios[t % scenario_names.size()];
-  for (const Located* s : settings) apply_workload(*s, out.scenario, out.spec.interconnect.gpus);
+  out.scenario = scenario_of(settings, t % scenario_names.size(), out.spec.interconnect.gpus);
   try {
     wl::check_scenario_fits(out.scenario, out.spec.interconnect.gpus);
   } catch (const InputError& e) {
     throw InputError(where, out.variant_name + "." + out.scenario.name, e.problem());
   }
-  for (size_t i = 0; i < policies.size(); ++i) {
-    const std::string& p = policies[i];
-    if (p == "rp_best" || p == "sp_rp_best" || p == "dma_rp_best") continue;
-    (void)models::make_policy(p, out.spec, policy_locations[i]);
-  }
+  check_policies(out.spec);
   return out;
 }
 

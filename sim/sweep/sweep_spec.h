@@ -15,13 +15,17 @@
 // workload.collective.bytes ("896 MiB"), workload.collective.bytes_scale (a factor),
 // workload.collective.max_workgroups. Points run variant-major: variant x scenario x policy.
 // Variants are not stored: task(t) builds the hardware and scenario of one task when it runs, so a
-// sweep's memory does not grow with its point count. Checked at load: the file, each grid value
-// set alone on the hardware, and every task of the first kEagerVariants variants in full (the whole
-// sweep when it is no larger); a later variant whose values clash is checked when its tasks are
-// built. Errors are InputErrors naming the sweep file, line and key (the CLI's output is staged,
-// so a late error still leaves no output file).
+// sweep's memory does not grow with its point count. Checked at load, before any work: the file and
+// every variant, without building every variant: each grid value alone, every pair of values of two
+// hardware axes, the full product of the axes that the CU-budget rules relate in threes, and the full
+// product of the workload axes with the GPU-count axis (sweep_spec.cpp, VariantChecker, lists the
+// rules and why this covers them). A sweep whose check plan is too large (over 2 x 10^5 checks)
+// checks the first kEagerVariants variants in full instead and says so in `warnings`; a later
+// variant whose values clash then fails when its task is built. Errors are InputErrors naming the
+// sweep file, line and key (the CLI's output is staged, so a late error still leaves no output file).
 // A policy a variant cannot run on a scenario's collective (DMA offload of a reduction on engines
 // that cannot reduce, hybrid_ar on a gather) is skipped for that pair.
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,11 +82,29 @@ struct SweepSpec {
   // Builds and checks task `t` (< tasks()); throws InputError naming the sweep file's line.
   [[nodiscard]] Task task(std::size_t t) const;
   [[nodiscard]] std::string variant_name(std::size_t variant) const;
+  std::vector<std::string> warnings;  // for the user (stderr), e.g. a sweep too large to check fully
+
+  // The pieces task() is built from (the load-time check builds the same ones):
+  [[nodiscard]] std::size_t grid_size() const;  // product of the axes' sizes
+  // Listed variant `listed_index`'s settings, then grid axis a at value odometer[a].
+  [[nodiscard]] std::vector<const LocatedSetting*> settings_of(
+      std::size_t listed_index, const std::vector<std::size_t>& odometer) const;
+  // The base hardware with the settings' hardware fields applied (each value checked alone).
+  [[nodiscard]] hw::NodeSpec hardware_of(const std::vector<const LocatedSetting*>& settings) const;
+  // Base scenario `scenario` with the settings' workload fields applied.
+  [[nodiscard]] wl::Scenario scenario_of(const std::vector<const LocatedSetting*>& settings,
+                                         std::size_t scenario, int node_gpus) const;
+  void check_policies(const hw::NodeSpec& spec) const;  // each policy can be built on `spec`
 };
+
+// Loads the sweep's base hardware from a preset name or a resolved path; empty = hw::load_hardware.
+// (The fuzz target passes one that parses each preset once: the preset parse dominated its cost and
+// has a fuzz target of its own.)
+using HardwareLoader = std::function<hw::NodeSpec(const std::string&)>;
 
 SweepSpec load_sweep_file(const std::string& path);
 // `base_dir` resolves relative hardware / scenario_file paths.
 SweepSpec load_sweep_string(const std::string& text, const std::string& label,
-                            const std::string& base_dir = ".");
+                            const std::string& base_dir = ".", const HardwareLoader& load_hardware = {});
 
 }  // namespace c3sim::sweep

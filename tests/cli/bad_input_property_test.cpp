@@ -147,6 +147,19 @@ std::vector<std::pair<std::string, std::string>> yaml_mutations(const std::strin
     ctrl.insert(ctrl.find('[') + 1, "\"a\\x07b\", ");
   }
   out.emplace_back("control character", ctrl);
+  // An overlong UTF-8 form of DEL (C1 BF) in the first name: yaml-cpp passes it through and its
+  // emitter wrote it back as "\x7f" (found by fuzz_program_yaml); refused as not UTF-8.
+  std::string overlong = text;
+  if (name != std::string::npos) {
+    overlong.insert(name + 6,
+                    "a\xC1\xBF"
+                    "b #");
+  } else {
+    overlong.insert(overlong.find('[') + 1,
+                    "a\xC1\xBF"
+                    "b, ");
+  }
+  out.emplace_back("not valid UTF-8", overlong);
   return out;
 }
 

@@ -4,6 +4,7 @@
 // output, so a record one step writes and the next rejects (cus_per_gpu: 0 once) fails here.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "cli_test_util.h"
@@ -54,6 +55,31 @@ TEST_F(ReadmeFlow, RcclTestsLogUnderMpirunCalibratesMi300x) {
   step("validate " + path("run.jsonl") + " " + path("rccl.jsonl") + " --hardware " + path("my_mi300x.yaml") +
        " -o " + path("validation.txt"));
   step("report " + path("run.jsonl") + " " + path("rccl.jsonl") + " -o " + path("report.html"));
+}
+
+// An import-only file (env + iso_coll records) has nothing for validate to predict or report to
+// chart: both refuse it as bad input (exit 2, the file named, what to do instead), writing nothing.
+TEST_F(ReadmeFlow, ImportOnlyFileIsRefusedByValidateAndReport) {
+  step("import " + data("nccl_tests_all_gather_h200x4.log") + " -o " + path("nccl.jsonl"));
+  const std::string before = read_file(path("nccl.jsonl"));
+  const struct {
+    const char* command;
+    const char* problem;
+  } cases[] = {
+      {"validate", "no c3 records to validate (the input holds 1 env, 24 iso_coll)"},
+      {"report", "no c3 records and no --paper document: nothing to plot"},
+  };
+  for (const auto& c : cases) {
+    const std::string out = path(std::string(c.command) + ".out");
+    const CommandResult r =
+        run_command(c3sim_binary() + " " + c.command + " " + path("nccl.jsonl") + " -o " + out + " 2>&1");
+    EXPECT_EQ(r.exit_code, 2) << c.command << ": " << r.output;
+    EXPECT_NE(r.output.find(path("nccl.jsonl") + ": key 'kind': " + c.problem), std::string::npos)
+        << c.command << ": " << r.output;
+    EXPECT_NE(r.output.find("c3sim calibrate"), std::string::npos) << c.command << ": " << r.output;
+    EXPECT_FALSE(std::filesystem::exists(out)) << c.command;
+    EXPECT_EQ(read_file(path("nccl.jsonl")), before) << c.command;
+  }
 }
 
 }  // namespace

@@ -99,5 +99,52 @@ TEST_F(SweepCli, BadFilesExitTwoNamingFileLineAndKey) {
   EXPECT_NE(r.output.find("key 'scenarios[0]'"), std::string::npos) << r.output;
 }
 
+// Four filler axes of ten values after the clashing ones: each value of the clashing axes is
+// followed by 10^4 variants, so the clash (second value of each) is variant 10^4 x (2 + 1) = 30000
+// or later, past the 4096 variants that were the only ones built at load before. Every value alone
+// and every other pair is fine; the load-time check must still find the clash.
+constexpr const char* kFillers =
+    R"(  model.collective.launch_latency: [1 us, 2 us, 3 us, 4 us, 5 us, 6 us, 7 us, 8 us, 9 us, 10 us]
+  model.collective.step_latency: [1 us, 2 us, 3 us, 4 us, 5 us, 6 us, 7 us, 8 us, 9 us, 10 us]
+  model.dma.submit_latency: [1 us, 2 us, 3 us, 4 us, 5 us, 6 us, 7 us, 8 us, 9 us, 10 us]
+  model.dma.completion_latency: [1 us, 2 us, 3 us, 4 us, 5 us, 6 us, 7 us, 8 us, 9 us, 10 us]
+)";
+
+TEST_F(SweepCli, ClashPastTheFirstVariantsFailsAtLoad) {
+  struct Clash {
+    const char* name;
+    const char* axes;
+    const char* mention;  // file:line:column: key
+    const char* problem;
+  };
+  const Clash clashes[] = {
+      // A pair: 8 x 16 = 128 and 2 x 38 = 76 CUs hold the preset's 64 default all-gather
+      // workgroups; 2 x 16 = 32 CUs (variant 3 x 10^4) do not.
+      {"pair", "  spec.compute.xcds: [8, 2]\n  spec.compute.cus_per_xcd: [38, 16]\n",
+       ":6:34: key 'grid.spec.compute.cus_per_xcd[1]'", "grid.spec.compute.xcds[1] = 2"},
+      // A workload triple, in file order bytes, bytes_scale, gpus, on the 8-GPU node, bf16 (2 B):
+      // 768 MiB = 3 x 2^28 and 48 B split on 8 or 3 GPUs (multiples of 16 and 6 B); bytes_scale
+      // 0.5 rounds to a multiple of 8 GPUs x 2 B: 768 MiB -> 384 MiB (still a multiple of 6),
+      // 48 B -> round(24 / 16) x 16 = 32 B, fine on 8 GPUs; but 32 B on 3 GPUs is not a
+      // multiple of 6 B: only the three values together clash (variant 7 x 10^4).
+      {"triple",
+       "  workload.collective.bytes: [768 MiB, 48 B]\n  workload.collective.bytes_scale: [1, 0.5]\n"
+       "  workload.gpus: [8, 3]\n",
+       ":7:22: key 'grid.workload.gpus[1]'", "32 bytes do not split into 3 equal shards"},
+  };
+  for (const auto& c : clashes) {
+    const std::string f =
+        write(std::string(c.name) + ".yaml",
+              std::string("hardware: mi300x\nscenarios: [cb1_896M_ag]\npolicies: [base]\ngrid:\n") + c.axes +
+                  kFillers);
+    const std::string out = path(std::string(c.name) + ".csv");
+    const auto r = run_command(c3sim_binary() + " sweep " + f + " -q -o " + out + " 2>&1");
+    EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.output;
+    EXPECT_NE(r.output.find(f + c.mention), std::string::npos) << c.name << ": " << r.output;
+    EXPECT_NE(r.output.find(c.problem), std::string::npos) << c.name << ": " << r.output;
+    EXPECT_FALSE(std::filesystem::exists(out)) << c.name;
+  }
+}
+
 }  // namespace
 }  // namespace c3sim::testing

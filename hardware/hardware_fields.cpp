@@ -26,11 +26,30 @@ bool has_peak(const NodeSpec& s) {
   return s.compute.peak_flops.count(D) != 0;
 }
 
+// Per-dtype GEMM library behaviour (efficiency, macro-tile width): absent = the bf16 values.
+template <Dtype D>
+FieldRef dtype_efficiency(NodeSpec& s) {
+  return &s.model.gemm.dtype_efficiency[D];
+}
+template <Dtype D>
+bool has_dtype_efficiency(const NodeSpec& s) {
+  return s.model.gemm.dtype_efficiency.count(D) != 0;
+}
+template <Dtype D>
+FieldRef dtype_tile_n(NodeSpec& s) {
+  return &s.model.gemm.dtype_macro_tile_n[D];
+}
+template <Dtype D>
+bool has_dtype_tile_n(const NodeSpec& s) {
+  return s.model.gemm.dtype_macro_tile_n.count(D) != 0;
+}
+
 // Optional limits are absent (0) unless a preset sets them.
 bool has_cu_miss_bw(const NodeSpec& s) { return s.model.gemm.cu_miss_bw != 0; }
 bool has_hbm_miss_latency_ratio(const NodeSpec& s) { return s.model.gemm.hbm_miss_latency_ratio != 1; }
 bool has_link_stall(const NodeSpec& s) { return s.model.collective.link_stall_fraction != 0; }
 bool has_dynamic_tiles(const NodeSpec& s) { return s.model.gemm.dynamic_tiles; }
+bool has_workgroup_remap(const NodeSpec& s) { return s.model.gemm.workgroup_remap != WorkgroupRemap::round_robin; }
 bool has_ll_protocol(const NodeSpec& s) { return s.model.collective.ll_protocol_efficiency != 0; }
 // DMA-engine what-ifs: absent means today's host-driven, copy-only engine.
 bool has_reduce_bw(const NodeSpec& s) { return s.dma.reduce_bw != 0; }
@@ -98,6 +117,15 @@ constexpr FieldDef kFields[] = {
   {"model.gemm.matrix_efficiency", D::dimensionless, C::fraction, kReq, at<&S::model, &M::gemm, &GemmModel::matrix_efficiency>, nullptr},
   {"model.gemm.l2_reuse_depth_k",  D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::l2_reuse_depth_k>, nullptr},
   {"model.gemm.tile_swizzle", D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::tile_swizzle>, nullptr},
+  {"model.gemm.workgroup_remap", D::dimensionless, C::none, kOpt, at<&S::model, &M::gemm, &GemmModel::workgroup_remap>, has_workgroup_remap},
+  {"model.gemm.dtype_efficiency.fp16", D::dimensionless, C::fraction, kOpt, dtype_efficiency<Dtype::fp16>, has_dtype_efficiency<Dtype::fp16>},
+  {"model.gemm.dtype_efficiency.fp8",  D::dimensionless, C::fraction, kOpt, dtype_efficiency<Dtype::fp8>,  has_dtype_efficiency<Dtype::fp8>},
+  {"model.gemm.dtype_efficiency.fp32", D::dimensionless, C::fraction, kOpt, dtype_efficiency<Dtype::fp32>, has_dtype_efficiency<Dtype::fp32>},
+  {"model.gemm.dtype_efficiency.tf32", D::dimensionless, C::fraction, kOpt, dtype_efficiency<Dtype::tf32>, has_dtype_efficiency<Dtype::tf32>},
+  {"model.gemm.dtype_macro_tile_n.fp16", D::dimensionless, C::positive, kOpt, dtype_tile_n<Dtype::fp16>, has_dtype_tile_n<Dtype::fp16>},
+  {"model.gemm.dtype_macro_tile_n.fp8",  D::dimensionless, C::positive, kOpt, dtype_tile_n<Dtype::fp8>,  has_dtype_tile_n<Dtype::fp8>},
+  {"model.gemm.dtype_macro_tile_n.fp32", D::dimensionless, C::positive, kOpt, dtype_tile_n<Dtype::fp32>, has_dtype_tile_n<Dtype::fp32>},
+  {"model.gemm.dtype_macro_tile_n.tf32", D::dimensionless, C::positive, kOpt, dtype_tile_n<Dtype::tf32>, has_dtype_tile_n<Dtype::tf32>},
   {"model.gemm.memory_stall_fraction", D::dimensionless, C::non_negative, kReq, at<&S::model, &M::gemm, &GemmModel::memory_stall_fraction>, nullptr},
   {"model.gemm.beside_partition_efficiency", D::dimensionless, C::fraction, kReq, at<&S::model, &M::gemm, &GemmModel::beside_partition_efficiency>, nullptr},
   {"model.gemm.cu_miss_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::gemm, &GemmModel::cu_miss_bw>, has_cu_miss_bw},
@@ -290,10 +318,13 @@ void parse_field(const FieldDef& f, NodeSpec& spec, const std::string& text, con
         } else if constexpr (std::is_same_v<T, Topology>) {
           *p = parse_enum<Topology>(f, text, where, parse_topology,
                                     {Topology::fully_connected, Topology::switched});
-        } else {
-          static_assert(std::is_same_v<T, EngineMap>);
+        } else if constexpr (std::is_same_v<T, EngineMap>) {
           *p = parse_enum<EngineMap>(f, text, where, parse_engine_map,
                                      {EngineMap::round_robin, EngineMap::per_peer, EngineMap::all_on_one});
+        } else {
+          static_assert(std::is_same_v<T, WorkgroupRemap>);
+          *p = parse_enum<WorkgroupRemap>(f, text, where, parse_workgroup_remap,
+                                          {WorkgroupRemap::round_robin, WorkgroupRemap::xcd_contiguous});
         }
       },
       ref);

@@ -29,8 +29,8 @@ enum class Constraint {
 
 // Where a field's value lives. The variant's type decides how text is parsed: int* integer,
 // double* a quantity of `dim` (or a plain number when dim is dimensionless), bool* true/false,
-// std::string* text, Topology*/EngineMap* an enumerator spelling.
-using FieldRef = std::variant<int*, double*, bool*, std::string*, Topology*, EngineMap*>;
+// std::string* text, Topology*/EngineMap*/WorkgroupRemap* an enumerator spelling.
+using FieldRef = std::variant<int*, double*, bool*, std::string*, Topology*, EngineMap*, WorkgroupRemap*>;
 
 struct FieldDef {
   std::string_view key;  // dotted YAML key, e.g. "spec.memory.hbm_bandwidth"

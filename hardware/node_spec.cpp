@@ -19,6 +19,14 @@ const char* to_string(EngineMap m) {
   return "?";
 }
 
+const char* to_string(WorkgroupRemap r) {
+  switch (r) {
+    case WorkgroupRemap::round_robin: return "round_robin";
+    case WorkgroupRemap::xcd_contiguous: return "xcd_contiguous";
+  }
+  return "?";
+}
+
 // The parsers scan the enumerators through to_string so the spelling lives in one place.
 std::optional<Topology> parse_topology(std::string_view text) {
   for (Topology t : {Topology::fully_connected, Topology::switched}) {
@@ -30,6 +38,13 @@ std::optional<Topology> parse_topology(std::string_view text) {
 std::optional<EngineMap> parse_engine_map(std::string_view text) {
   for (EngineMap m : {EngineMap::round_robin, EngineMap::per_peer, EngineMap::all_on_one}) {
     if (text == to_string(m)) return m;
+  }
+  return std::nullopt;
+}
+
+std::optional<WorkgroupRemap> parse_workgroup_remap(std::string_view text) {
+  for (WorkgroupRemap r : {WorkgroupRemap::round_robin, WorkgroupRemap::xcd_contiguous}) {
+    if (text == to_string(r)) return r;
   }
   return std::nullopt;
 }

@@ -23,13 +23,20 @@ using c3sim::to_string;
 
 enum class Topology { fully_connected, switched };
 enum class EngineMap { round_robin, per_peer, all_on_one };  // how DMA transfers are placed on engines
+// Which tiles the workgroups one XCD receives compute. The dispatcher sends workgroup i to XCD
+// i mod xcds either way; round_robin: workgroup i computes tile i (so an XCD's tiles are every
+// xcds-th tile); xcd_contiguous: the kernel remaps its workgroup id so each XCD computes one
+// contiguous block of the tile order (Tensile's WorkGroupMappingXCC, used by hipBLASLt).
+enum class WorkgroupRemap { round_robin, xcd_contiguous };
 
 const char* to_string(Topology t);
 const char* to_string(EngineMap m);
+const char* to_string(WorkgroupRemap r);
 
 // Inverse of to_string; nullopt for an unknown spelling (callers turn that into an InputError).
 std::optional<Topology> parse_topology(std::string_view text);
 std::optional<EngineMap> parse_engine_map(std::string_view text);
+std::optional<WorkgroupRemap> parse_workgroup_remap(std::string_view text);
 
 // spec.compute
 struct ComputeSpec {
@@ -100,6 +107,13 @@ struct GemmModel {
   double hbm_miss_latency_ratio = 1;       // hbm_miss_latency_ratio: latency of a miss the LLC passes on to
                                            //   HBM over that of one it serves; scales the cu_miss_bandwidth
                                            //   limit by where the misses land (1 = no difference)
+
+  // workgroup_remap: which tiles the workgroups one XCD receives compute (see WorkgroupRemap).
+  WorkgroupRemap workgroup_remap = WorkgroupRemap::round_robin;
+  // dtype_efficiency.<dtype> / dtype_macro_tile_n.<dtype>: the library's kernels for that dtype
+  // (absent = matrix_efficiency and macro_tile_n, bf16's).
+  std::map<Dtype, double> dtype_efficiency;
+  std::map<Dtype, int> dtype_macro_tile_n;
 };
 
 // model.memory: achieved (not peak) bandwidths the fluid solver shares out.

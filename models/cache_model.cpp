@@ -12,6 +12,7 @@ CacheModel::CacheModel(const hw::NodeSpec& spec)
                                            : spec.memory.l2_bytes_per_xcd * spec.compute.xcds),
       reuse_depth_k_(spec.model.gemm.l2_reuse_depth_k),
       swizzle_(spec.model.gemm.tile_swizzle),
+      remap_(spec.model.gemm.workgroup_remap),
       comm_wg_footprint_(spec.model.collective.l2_footprint_per_workgroup) {}
 
 CacheModel::Sharing CacheModel::sharing(const GemmGeometry& g, std::int64_t first_tile,
@@ -36,11 +37,18 @@ CacheModel::Sharing CacheModel::sharing(const GemmGeometry& g, std::int64_t firs
   }
   Sharing& memo = *slot;
   if (memo.unique_rows >= 0) return memo;
-  // Tiles on this XCD: every xcds-th tile of the dispatch order.
+  // Tiles on this XCD. The cohort's workgroups are first_tile, first_tile + xcds, ... (workgroup i
+  // runs on XCD i mod xcds). round_robin: workgroup i computes tile i, so the XCD holds every
+  // xcds-th tile. xcd_contiguous: the kernel maps its j-th workgroup on XCD x to tile
+  // x * ceil(tiles / xcds) + j (Tensile's WorkGroupMappingXCC), so the XCD holds consecutive tiles.
+  const bool contiguous = remap_ == hw::WorkgroupRemap::xcd_contiguous;
+  const std::int64_t per_xcd = (total + xcds_ - 1) / xcds_;
+  const std::int64_t start = contiguous ? (first_tile % xcds_) * per_xcd + first_tile / xcds_ : first_tile;
+  const std::int64_t stride = contiguous ? 1 : xcds_;
   scratch_rows_.clear();
   scratch_cols_.clear();
   for (int j = 0; j < tiles_on_xcd; ++j) {
-    const std::int64_t t = (first_tile + static_cast<std::int64_t>(j) * xcds_) % total;
+    const std::int64_t t = (start + static_cast<std::int64_t>(j) * stride) % total;
     // Rasterization: bands of `swizzle_` rows walked column by column (1 = plain row-major).
     const std::int64_t band_rows = std::min<std::int64_t>(swizzle_, g.tiles_m);
     const std::int64_t band_size = band_rows * g.tiles_n;

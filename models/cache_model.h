@@ -2,7 +2,9 @@
 // Capacity model of GEMM hit rates in the XCD L2 and the memory-side LLC.
 //
 // L2 (per XCD). Workgroups go round-robin over XCDs, tiles are numbered row-major (n fastest), so
-// the tiles resident on one XCD share some A row-panels and B column-panels. Sharing turns reads
+// the tiles resident on one XCD share some A row-panels and B column-panels: every xcds-th tile,
+// or, where the library remaps workgroups (model.gemm.workgroup_remap: xcd_contiguous), a
+// contiguous run of tiles. Sharing turns reads
 // into hits only while the shared panel stays in L2: the live footprint is the unique panels'
 // K-slices of depth `l2_reuse_depth_k`, plus what collective workgroups on the same XCD stage
 // through L2. hit = (1 - unique/total panel reads) * min(1, L2 / footprint). Fewer resident tiles
@@ -76,6 +78,7 @@ private:
   double llc_bytes_;  // last-level capacity: the LLC, or the L2 when there is none
   int reuse_depth_k_;
   int swizzle_;
+  hw::WorkgroupRemap remap_;
   double comm_wg_footprint_;
 };
 

@@ -19,7 +19,14 @@ GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_avail
   const double elt = hw::dtype_bytes(gemm.dtype);
   GemmGeometry& g = p.geometry;
   g.tiles_m = (gemm.m + spec.model.gemm.macro_tile_m - 1) / spec.model.gemm.macro_tile_m;
-  g.tiles_n = (gemm.n + spec.model.gemm.macro_tile_n - 1) / spec.model.gemm.macro_tile_n;
+  // The library picks its kernels per dtype: a dtype's own macro-tile width and efficiency where the
+  // preset gives them, bf16's otherwise.
+  const auto& lib = spec.model.gemm;
+  const auto tile_n_it = lib.dtype_macro_tile_n.find(gemm.dtype);
+  const int macro_tile_n = tile_n_it != lib.dtype_macro_tile_n.end() ? tile_n_it->second : lib.macro_tile_n;
+  const auto eff_it = lib.dtype_efficiency.find(gemm.dtype);
+  const double efficiency = eff_it != lib.dtype_efficiency.end() ? eff_it->second : lib.matrix_efficiency;
+  g.tiles_n = (gemm.n + macro_tile_n - 1) / macro_tile_n;
   // Edge tiles are smaller; the average tile carries the exact total work.
   g.tile_m = static_cast<double>(gemm.m) / static_cast<double>(g.tiles_m);
   g.tile_n = static_cast<double>(gemm.n) / static_cast<double>(g.tiles_n);
@@ -29,7 +36,7 @@ GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_avail
   g.b_bytes = g.k * static_cast<double>(gemm.n) * elt;
   p.flops_per_tile = 2.0 * g.tile_m * g.tile_n * g.k;
   p.write_bytes_per_tile = g.tile_m * g.tile_n * elt;
-  p.cu_flop_rate = peak->second / spec.compute.total_cus() * spec.model.gemm.matrix_efficiency *
+  p.cu_flop_rate = peak->second / spec.compute.total_cus() * efficiency *
                    (beside_partition ? spec.model.gemm.beside_partition_efficiency : 1.0);
   p.persistent = spec.model.gemm.persistent;
   const std::int64_t tiles = g.tiles();

@@ -109,7 +109,10 @@ protected:
     std::map<std::string, hw::NodeSpec> presets;
     const auto preset = [&](const std::string& name) -> const hw::NodeSpec& {
       auto it = presets.find(name);
-      if (it == presets.end()) it = presets.emplace(name, hw::load_hardware(name)).first;
+      // A name ending in .yaml is a hardware file relative to the repository root.
+      const bool is_file = name.size() > 5 && name.ends_with(".yaml");
+      if (it == presets.end())
+        it = presets.emplace(name, hw::load_hardware(is_file ? kRoot + "/" + name : name)).first;
       return it->second;
     };
     for (const YAML::Node& n : root.sequence("parameters")) {

@@ -28,7 +28,9 @@ StreamId GpuDispatcher::add_stream(StreamConfig config) {
     if (config.mask.allows(cu))
       free_here[static_cast<size_t>(cu / config_.cus_per_xcd)] += free_slots_[static_cast<size_t>(cu)];
   }
-  streams_.push_back(Stream{std::move(config), {}, 0, std::move(free_here)});
+  std::vector<char> allow(static_cast<size_t>(total_cus()));
+  for (int cu = 0; cu < total_cus(); ++cu) allow[static_cast<size_t>(cu)] = config.mask.allows(cu) ? 1 : 0;
+  streams_.push_back(Stream{std::move(config), {}, 0, std::move(free_here), std::move(allow)});
   return static_cast<StreamId>(streams_.size() - 1);
 }
 
@@ -176,7 +178,7 @@ std::int64_t GpuDispatcher::free_capacity(KernelId k, int xcd) const {
 
 bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
   Kernel& kern = kernels_[static_cast<size_t>(k)];
-  const CuMask& mask = streams_[static_cast<size_t>(kern.stream)].config.mask;
+  const std::vector<char>& allow = streams_[static_cast<size_t>(kern.stream)].allow;
   const int need = kern.desc.slots_per_wg;
   const int X = config_.xcds;
   const int C = config_.cus_per_xcd;
@@ -230,7 +232,7 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
       int placed = 0;
       for (int c = 0; c < C && placed < n; ++c) {
         const int cu = xi * C + c;
-        if (!mask.allows(cu) || free_slots_[static_cast<size_t>(cu)] < need) continue;
+        if (!allow[static_cast<size_t>(cu)] || free_slots_[static_cast<size_t>(cu)] < need) continue;
         take_slots(cu, need);
         it->workgroups.push_back(cu);
         ++placed;
@@ -242,7 +244,7 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
       int best = -1;
       for (int c = 0; c < C; ++c) {
         const int cu = xi * C + c;
-        if (!mask.allows(cu) || free_slots_[static_cast<size_t>(cu)] < need) continue;
+        if (!allow[static_cast<size_t>(cu)] || free_slots_[static_cast<size_t>(cu)] < need) continue;
         if (best < 0 || free_slots_[static_cast<size_t>(cu)] > free_slots_[static_cast<size_t>(best)])
           best = cu;
       }
@@ -258,7 +260,7 @@ void GpuDispatcher::take_slots(int cu, int slots) {
   free_slots_[static_cast<size_t>(cu)] -= slots;
   const auto xcd = static_cast<size_t>(cu / config_.cus_per_xcd);
   for (Stream& st : streams_) {
-    if (st.config.mask.allows(cu)) st.free_slots[xcd] -= slots;
+    if (st.allow[static_cast<size_t>(cu)]) st.free_slots[xcd] -= slots;
   }
 }
 

@@ -122,6 +122,7 @@ private:
     std::vector<KernelId> queue;  // kernels in launch order; front is running/arriving
     size_t head = 0;
     std::vector<int> free_slots;  // per XCD: free slots on the CUs its mask allows
+    std::vector<char> allow;      // per CU: its mask allows it (the mask unpacked: read per workgroup)
   };
 
   void arrive(KernelId k);

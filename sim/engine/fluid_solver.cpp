@@ -149,6 +149,7 @@ FlowId FluidSolver::add_flow(FlowSpec spec, TimePs now) {
   fl.settled_at = now;
   fl.live = true;
   attach(index);
+  if (!fl.spec.demands.empty()) ++sharing_flows_;
   mark_dirty(fl);
   note_change(index);
   if (fl.spec.demands.empty()) {
@@ -182,6 +183,8 @@ void FluidSolver::update_flow(FlowId f, std::vector<Demand> demands, double boun
       std::equal(demands.begin(), demands.end(), fl.spec.demands.begin(), fl.spec.demands.end(),
                  [](const Demand& a, const Demand& b) { return a.resource == b.resource; });
   if (!same_resources) detach(f.index);
+  if (!fl.spec.demands.empty()) --sharing_flows_;
+  if (!demands.empty()) ++sharing_flows_;
   fl.spec.demands = std::move(demands);
   fl.spec.bound = bound;
   fl.weight = effective_weight(fl.spec);
@@ -199,6 +202,7 @@ void FluidSolver::remove_flow(FlowId f, TimePs now) {
   settle(fl, now);
   mark_dirty(fl);
   detach(f.index);
+  if (!fl.spec.demands.empty()) --sharing_flows_;
   note_change(f.index);
   fl.live = false;
   fl.rate = 0;
@@ -216,6 +220,25 @@ void FluidSolver::solve(TimePs now) {
     ++stamp_;
     std::vector<ResourceId>& comp_res = comp_res_;
     std::vector<std::int32_t>& comp_flows = comp_flows_;
+    if (resources_[static_cast<size_t>(seed)].flows.size() == sharing_flows_ && sharing_flows_ > 0) {
+      // The seed carries every flow that has demands (the HBM in a GPU step, usually): the component
+      // is all of them and every resource they use. Collected by one scan in index order (the order
+      // the search below sorts into) instead of a graph search; which order the resources come in
+      // does not matter to do_solve.
+      comp_flows.clear();
+      for (size_t i = 0; i < flows_.size(); ++i) {
+        if (flows_[i].live && !flows_[i].spec.demands.empty())
+          comp_flows.push_back(static_cast<std::int32_t>(i));
+      }
+      comp_res.clear();
+      for (size_t r = 0; r < resources_.size(); ++r) {
+        if (resources_[r].flows.empty()) continue;
+        resources_[r].dirty = false;
+        comp_res.push_back(static_cast<ResourceId>(r));
+      }
+      do_solve(comp_flows, comp_res, now);
+      continue;
+    }
     comp_res.assign(1, seed);
     comp_flows.clear();
     resources_[static_cast<size_t>(seed)].mark = stamp_;
@@ -246,84 +269,67 @@ void FluidSolver::do_solve(const std::vector<std::int32_t>& flows, const std::ve
                            TimePs now) {
   ++solve_count_;
   if (flows.empty()) return;
-  // The component is copied once into flat arrays (local resource index and weight * per_unit of
-  // every demand, each flow's weight and bound, each resource's saturation threshold), so the
-  // filling rounds below touch only contiguous memory. Every quantity is computed by the same
-  // expression, and every sum in the same order, as a round reading the flows directly: the rates
-  // come out bit for bit the same.
+  // Local index of each resource in this component.
   std::vector<double>& cap = cap_;
   std::vector<double>& weighted_demand = weighted_demand_;
   std::vector<size_t>& local = local_;
   cap.assign(res.size(), 0.0);
   weighted_demand.assign(res.size(), 0.0);
-  saturated_at_.resize(res.size());
-  saturated_.assign(res.size(), 0);
   if (local.size() < resources_.size()) local.resize(resources_.size(), SIZE_MAX);
   for (size_t i = 0; i < res.size(); ++i) {
     local[static_cast<size_t>(res[i])] = i;
     cap[i] = resources_[static_cast<size_t>(res[i])].capacity;
-    saturated_at_[i] = cap[i] * kSaturationTolerance;
   }
-  const size_t nf = flows.size();
-  flow_weight_.resize(nf);
-  flow_bound_.resize(nf);
-  flow_at_bound_.resize(nf);
-  demand_begin_.resize(nf + 1);
-  demand_res_.clear();
-  demand_weighted_.clear();
-  for (size_t i = 0; i < nf; ++i) {
-    const Flow& fl = flows_[static_cast<size_t>(flows[i])];
-    flow_weight_[i] = fl.weight;
-    flow_bound_[i] = fl.spec.bound;
-    flow_at_bound_[i] = fl.spec.bound * (1 - kSaturationTolerance);
-    demand_begin_[i] = demand_res_.size();
-    for (const Demand& d : fl.spec.demands) {
-      demand_res_.push_back(local[static_cast<size_t>(d.resource)]);
-      demand_weighted_.push_back(fl.weight * d.per_unit);
-    }
-  }
-  demand_begin_[nf] = demand_res_.size();
   std::vector<double>& new_rate = new_rate_;
-  new_rate.assign(nf, 0.0);
-  // Active flows in index order; frozen ones are dropped, keeping the order.
-  std::vector<size_t>& active = active_;
-  active.resize(nf);
-  for (size_t i = 0; i < nf; ++i) active[i] = i;
+  std::vector<char>& active = active_;
+  new_rate.assign(flows.size(), 0.0);
+  active.assign(flows.size(), 1);
+  size_t n_active = flows.size();
 
-  while (!active.empty()) {
+  while (n_active > 0) {
     std::fill(weighted_demand.begin(), weighted_demand.end(), 0.0);
-    for (const size_t i : active) {
-      for (size_t e = demand_begin_[i]; e < demand_begin_[i + 1]; ++e) {
-        weighted_demand[demand_res_[e]] += demand_weighted_[e];
+    for (size_t i = 0; i < flows.size(); ++i) {
+      if (!active[i]) continue;
+      const Flow& fl = flows_[static_cast<size_t>(flows[i])];
+      for (const Demand& d : fl.spec.demands) {
+        weighted_demand[local[static_cast<size_t>(d.resource)]] += fl.weight * d.per_unit;
       }
     }
     double inc = kUnbounded;
     for (size_t r = 0; r < res.size(); ++r) {
       if (weighted_demand[r] > 0) inc = std::min(inc, std::max(0.0, cap[r]) / weighted_demand[r]);
     }
-    for (const size_t i : active) {
-      inc = std::min(inc, std::max(0.0, flow_bound_[i] - new_rate[i]) / flow_weight_[i]);
+    for (size_t i = 0; i < flows.size(); ++i) {
+      if (!active[i]) continue;
+      const Flow& fl = flows_[static_cast<size_t>(flows[i])];
+      inc = std::min(inc, std::max(0.0, fl.spec.bound - new_rate[i]) / fl.weight);
     }
     if (!std::isfinite(inc)) throw ModelError("FluidSolver: unbounded rate in a component");
-    for (const size_t i : active) new_rate[i] += flow_weight_[i] * inc;
-    for (size_t r = 0; r < res.size(); ++r) {
-      cap[r] -= weighted_demand[r] * inc;
-      saturated_[r] = cap[r] <= saturated_at_[r] ? 1 : 0;
+    for (size_t i = 0; i < flows.size(); ++i) {
+      if (active[i]) new_rate[i] += flows_[static_cast<size_t>(flows[i])].weight * inc;
     }
+    for (size_t r = 0; r < res.size(); ++r) cap[r] -= weighted_demand[r] * inc;
     // Freeze flows at their bound or crossing a saturated resource.
-    size_t kept = 0;
-    for (const size_t i : active) {
-      bool freeze = new_rate[i] >= flow_at_bound_[i];
-      for (size_t e = demand_begin_[i]; e < demand_begin_[i + 1] && !freeze; ++e) {
-        freeze = saturated_[demand_res_[e]] != 0;
+    size_t frozen = 0;
+    for (size_t i = 0; i < flows.size(); ++i) {
+      if (!active[i]) continue;
+      const Flow& fl = flows_[static_cast<size_t>(flows[i])];
+      bool freeze = new_rate[i] >= fl.spec.bound * (1 - kSaturationTolerance);
+      for (const Demand& d : fl.spec.demands) {
+        const size_t r = local[static_cast<size_t>(d.resource)];
+        const double c0 = resources_[static_cast<size_t>(res[r])].capacity;
+        if (cap[r] <= c0 * kSaturationTolerance) freeze = true;
       }
-      if (!freeze) active[kept++] = i;
+      if (freeze) {
+        active[i] = 0;
+        ++frozen;
+      }
     }
-    if (kept == active.size()) throw ModelError("FluidSolver: progressive filling made no progress");
-    active.resize(kept);
+    if (frozen == 0) throw ModelError("FluidSolver: progressive filling made no progress");
+    n_active -= frozen;
   }
 
-  for (size_t i = 0; i < nf; ++i) {
+  for (size_t i = 0; i < flows.size(); ++i) {
     Flow& fl = flows_[static_cast<size_t>(flows[i])];
     if (fl.rate == new_rate[i]) continue;  // unchanged: its scheduled completion still holds
     settle(fl, now);

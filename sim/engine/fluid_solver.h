@@ -163,12 +163,8 @@ private:
 
   // Scratch buffers reused by do_solve() so a solve allocates nothing in steady state.
   std::vector<double> cap_, weighted_demand_, new_rate_;
-  std::vector<size_t> active_;
+  std::vector<char> active_;
   std::vector<size_t> local_;
-  // do_solve()'s flat copy of its component (see there).
-  std::vector<double> saturated_at_, flow_weight_, flow_bound_, flow_at_bound_, demand_weighted_;
-  std::vector<char> saturated_;
-  std::vector<size_t> demand_begin_, demand_res_;
   std::vector<ResourceId> comp_res_;  // solve()'s component being collected
   std::vector<std::int32_t> comp_flows_;
   std::vector<Resource> resources_;
@@ -178,6 +174,7 @@ private:
   std::priority_queue<Completion> completions_;
   std::uint32_t stamp_ = 0;
   std::size_t live_ = 0;
+  std::size_t sharing_flows_ = 0;  // live flows with demands (the rest run at their bound alone)
   std::uint64_t solve_count_ = 0;
 };
 

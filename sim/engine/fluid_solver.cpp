@@ -280,6 +280,10 @@ void FluidSolver::do_solve(const std::vector<std::int32_t>& flows, const std::ve
     local[static_cast<size_t>(res[i])] = i;
     cap[i] = resources_[static_cast<size_t>(res[i])].capacity;
   }
+  // A resource is saturated below this much capacity left (read per demand in every round).
+  std::vector<double>& saturated_at = saturated_at_;
+  saturated_at.resize(res.size());
+  for (size_t i = 0; i < res.size(); ++i) saturated_at[i] = cap[i] * kSaturationTolerance;
   std::vector<double>& new_rate = new_rate_;
   std::vector<char>& active = active_;
   new_rate.assign(flows.size(), 0.0);
@@ -316,9 +320,9 @@ void FluidSolver::do_solve(const std::vector<std::int32_t>& flows, const std::ve
       const Flow& fl = flows_[static_cast<size_t>(flows[i])];
       bool freeze = new_rate[i] >= fl.spec.bound * (1 - kSaturationTolerance);
       for (const Demand& d : fl.spec.demands) {
+        if (freeze) break;
         const size_t r = local[static_cast<size_t>(d.resource)];
-        const double c0 = resources_[static_cast<size_t>(res[r])].capacity;
-        if (cap[r] <= c0 * kSaturationTolerance) freeze = true;
+        freeze = cap[r] <= saturated_at[r];
       }
       if (freeze) {
         active[i] = 0;

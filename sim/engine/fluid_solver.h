@@ -162,7 +162,7 @@ private:
   std::vector<Feed> feeds_;
 
   // Scratch buffers reused by do_solve() so a solve allocates nothing in steady state.
-  std::vector<double> cap_, weighted_demand_, new_rate_;
+  std::vector<double> cap_, weighted_demand_, new_rate_, saturated_at_;
   std::vector<char> active_;
   std::vector<size_t> local_;
   std::vector<ResourceId> comp_res_;  // solve()'s component being collected

@@ -245,14 +245,21 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
       // The same CUs in the same order as the scan below, read off bit masks of idle CUs.
       std::uint64_t avail = idle_cus_[static_cast<size_t>(xi)] &
                             streams_[static_cast<size_t>(kern.stream)].allow_bits[static_cast<size_t>(xi)];
+      // Each CU taken goes from idle to full: the slot counts are settled once for the batch.
+      std::uint64_t taken = 0;
       int placed = 0;
       for (; placed < n && avail != 0; ++placed) {
-        const int cu = xi * C + std::countr_zero(avail);
+        const int c = std::countr_zero(avail);
         avail &= avail - 1;
-        take_slots(cu, need);
-        it->workgroups.push_back(cu);
+        taken |= std::uint64_t{1} << c;
+        free_slots_[static_cast<size_t>(xi * C + c)] -= need;
+        it->workgroups.push_back(xi * C + c);
       }
       if (placed != n) throw ModelError("GpuDispatcher: capacity accounting out of sync");
+      idle_cus_[static_cast<size_t>(xi)] &= ~taken;
+      for (Stream& st : streams_)
+        st.free_slots[static_cast<size_t>(xi)] -=
+            need * std::popcount(taken & st.allow_bits[static_cast<size_t>(xi)]);
       continue;
     }
     if (need == config_.slots_per_cu) {

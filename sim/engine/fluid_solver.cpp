@@ -149,6 +149,7 @@ FlowId FluidSolver::add_flow(FlowSpec spec, TimePs now) {
   fl.settled_at = now;
   fl.live = true;
   attach(index);
+  if (!fl.spec.demands.empty()) ++sharing_flows_;
   mark_dirty(fl);
   note_change(index);
   if (fl.spec.demands.empty()) {
@@ -182,6 +183,8 @@ void FluidSolver::update_flow(FlowId f, std::vector<Demand> demands, double boun
       std::equal(demands.begin(), demands.end(), fl.spec.demands.begin(), fl.spec.demands.end(),
                  [](const Demand& a, const Demand& b) { return a.resource == b.resource; });
   if (!same_resources) detach(f.index);
+  if (!fl.spec.demands.empty()) --sharing_flows_;
+  if (!demands.empty()) ++sharing_flows_;
   fl.spec.demands = std::move(demands);
   fl.spec.bound = bound;
   fl.weight = effective_weight(fl.spec);
@@ -199,6 +202,7 @@ void FluidSolver::remove_flow(FlowId f, TimePs now) {
   settle(fl, now);
   mark_dirty(fl);
   detach(f.index);
+  if (!fl.spec.demands.empty()) --sharing_flows_;
   note_change(f.index);
   fl.live = false;
   fl.rate = 0;
@@ -216,6 +220,25 @@ void FluidSolver::solve(TimePs now) {
     ++stamp_;
     std::vector<ResourceId>& comp_res = comp_res_;
     std::vector<std::int32_t>& comp_flows = comp_flows_;
+    if (resources_[static_cast<size_t>(seed)].flows.size() == sharing_flows_ && sharing_flows_ > 0) {
+      // The seed carries every flow that has demands (the HBM in a GPU step, usually): the component
+      // is all of them and every resource they use. Collected by one scan in index order (the order
+      // the search below sorts into) instead of a graph search; which order the resources come in
+      // does not matter to do_solve.
+      comp_flows.clear();
+      for (size_t i = 0; i < flows_.size(); ++i) {
+        if (flows_[i].live && !flows_[i].spec.demands.empty())
+          comp_flows.push_back(static_cast<std::int32_t>(i));
+      }
+      comp_res.clear();
+      for (size_t r = 0; r < resources_.size(); ++r) {
+        if (resources_[r].flows.empty()) continue;
+        resources_[r].dirty = false;
+        comp_res.push_back(static_cast<ResourceId>(r));
+      }
+      do_solve(comp_flows, comp_res, now);
+      continue;
+    }
     comp_res.assign(1, seed);
     comp_flows.clear();
     resources_[static_cast<size_t>(seed)].mark = stamp_;
@@ -257,6 +280,10 @@ void FluidSolver::do_solve(const std::vector<std::int32_t>& flows, const std::ve
     local[static_cast<size_t>(res[i])] = i;
     cap[i] = resources_[static_cast<size_t>(res[i])].capacity;
   }
+  // A resource is saturated below this much capacity left (read per demand in every round).
+  std::vector<double>& saturated_at = saturated_at_;
+  saturated_at.resize(res.size());
+  for (size_t i = 0; i < res.size(); ++i) saturated_at[i] = cap[i] * kSaturationTolerance;
   std::vector<double>& new_rate = new_rate_;
   std::vector<char>& active = active_;
   new_rate.assign(flows.size(), 0.0);
@@ -293,9 +320,9 @@ void FluidSolver::do_solve(const std::vector<std::int32_t>& flows, const std::ve
       const Flow& fl = flows_[static_cast<size_t>(flows[i])];
       bool freeze = new_rate[i] >= fl.spec.bound * (1 - kSaturationTolerance);
       for (const Demand& d : fl.spec.demands) {
+        if (freeze) break;
         const size_t r = local[static_cast<size_t>(d.resource)];
-        const double c0 = resources_[static_cast<size_t>(res[r])].capacity;
-        if (cap[r] <= c0 * kSaturationTolerance) freeze = true;
+        freeze = cap[r] <= saturated_at[r];
       }
       if (freeze) {
         active[i] = 0;

@@ -162,7 +162,7 @@ private:
   std::vector<Feed> feeds_;
 
   // Scratch buffers reused by do_solve() so a solve allocates nothing in steady state.
-  std::vector<double> cap_, weighted_demand_, new_rate_;
+  std::vector<double> cap_, weighted_demand_, new_rate_, saturated_at_;
   std::vector<char> active_;
   std::vector<size_t> local_;
   std::vector<ResourceId> comp_res_;  // solve()'s component being collected
@@ -174,6 +174,7 @@ private:
   std::priority_queue<Completion> completions_;
   std::uint32_t stamp_ = 0;
   std::size_t live_ = 0;
+  std::size_t sharing_flows_ = 0;  // live flows with demands (the rest run at their bound alone)
   std::uint64_t solve_count_ = 0;
 };
 

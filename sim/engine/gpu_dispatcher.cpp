@@ -1,6 +1,7 @@
 #include "sim/engine/gpu_dispatcher.h"
 
 #include <algorithm>
+#include <bit>
 
 #include <fmt/format.h>
 
@@ -16,6 +17,11 @@ GpuDispatcher::GpuDispatcher(Simulation& sim, GpuConfig config) : sim_(sim), con
     throw ModelError("GpuDispatcher: invalid configuration");
   }
   free_slots_.assign(static_cast<size_t>(total_cus()), config_.slots_per_cu);
+  if (config_.cus_per_xcd <= 64) {
+    const std::uint64_t all =
+        config_.cus_per_xcd == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << config_.cus_per_xcd) - 1;
+    idle_cus_.assign(static_cast<size_t>(config_.xcds), all);
+  }
 }
 
 StreamId GpuDispatcher::add_stream(StreamConfig config) {
@@ -28,7 +34,16 @@ StreamId GpuDispatcher::add_stream(StreamConfig config) {
     if (config.mask.allows(cu))
       free_here[static_cast<size_t>(cu / config_.cus_per_xcd)] += free_slots_[static_cast<size_t>(cu)];
   }
-  streams_.push_back(Stream{std::move(config), {}, 0, std::move(free_here)});
+  std::vector<char> allow(static_cast<size_t>(total_cus()));
+  std::vector<std::uint64_t> allow_bits(static_cast<size_t>(config_.xcds), 0);
+  for (int cu = 0; cu < total_cus(); ++cu) {
+    allow[static_cast<size_t>(cu)] = config.mask.allows(cu) ? 1 : 0;
+    if (allow[static_cast<size_t>(cu)] && config_.cus_per_xcd <= 64)
+      allow_bits[static_cast<size_t>(cu / config_.cus_per_xcd)] |= std::uint64_t{1}
+                                                                   << (cu % config_.cus_per_xcd);
+  }
+  streams_.push_back(
+      Stream{std::move(config), {}, 0, std::move(free_here), std::move(allow), std::move(allow_bits)});
   return static_cast<StreamId>(streams_.size() - 1);
 }
 
@@ -176,7 +191,7 @@ std::int64_t GpuDispatcher::free_capacity(KernelId k, int xcd) const {
 
 bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
   Kernel& kern = kernels_[static_cast<size_t>(k)];
-  const CuMask& mask = streams_[static_cast<size_t>(kern.stream)].config.mask;
+  const std::vector<char>& allow = streams_[static_cast<size_t>(kern.stream)].allow;
   const int need = kern.desc.slots_per_wg;
   const int X = config_.xcds;
   const int C = config_.cus_per_xcd;
@@ -226,11 +241,32 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
     resident_[static_cast<size_t>(k)][static_cast<size_t>(xi)] += n;
     // Spread over the CUs with the most free slots first (ties: lowest CU index). A workgroup
     // that fills a whole CU (the usual case) just takes the free CUs in order.
+    if (need == config_.slots_per_cu && !idle_cus_.empty()) {
+      // The same CUs in the same order as the scan below, read off bit masks of idle CUs.
+      std::uint64_t avail = idle_cus_[static_cast<size_t>(xi)] &
+                            streams_[static_cast<size_t>(kern.stream)].allow_bits[static_cast<size_t>(xi)];
+      // Each CU taken goes from idle to full: the slot counts are settled once for the batch.
+      std::uint64_t taken = 0;
+      int placed = 0;
+      for (; placed < n && avail != 0; ++placed) {
+        const int c = std::countr_zero(avail);
+        avail &= avail - 1;
+        taken |= std::uint64_t{1} << c;
+        free_slots_[static_cast<size_t>(xi * C + c)] -= need;
+        it->workgroups.push_back(xi * C + c);
+      }
+      if (placed != n) throw ModelError("GpuDispatcher: capacity accounting out of sync");
+      idle_cus_[static_cast<size_t>(xi)] &= ~taken;
+      for (Stream& st : streams_)
+        st.free_slots[static_cast<size_t>(xi)] -=
+            need * std::popcount(taken & st.allow_bits[static_cast<size_t>(xi)]);
+      continue;
+    }
     if (need == config_.slots_per_cu) {
       int placed = 0;
       for (int c = 0; c < C && placed < n; ++c) {
         const int cu = xi * C + c;
-        if (!mask.allows(cu) || free_slots_[static_cast<size_t>(cu)] < need) continue;
+        if (!allow[static_cast<size_t>(cu)] || free_slots_[static_cast<size_t>(cu)] < need) continue;
         take_slots(cu, need);
         it->workgroups.push_back(cu);
         ++placed;
@@ -242,7 +278,7 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
       int best = -1;
       for (int c = 0; c < C; ++c) {
         const int cu = xi * C + c;
-        if (!mask.allows(cu) || free_slots_[static_cast<size_t>(cu)] < need) continue;
+        if (!allow[static_cast<size_t>(cu)] || free_slots_[static_cast<size_t>(cu)] < need) continue;
         if (best < 0 || free_slots_[static_cast<size_t>(cu)] > free_slots_[static_cast<size_t>(best)])
           best = cu;
       }
@@ -257,8 +293,16 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
 void GpuDispatcher::take_slots(int cu, int slots) {
   free_slots_[static_cast<size_t>(cu)] -= slots;
   const auto xcd = static_cast<size_t>(cu / config_.cus_per_xcd);
+  if (!idle_cus_.empty()) {
+    const std::uint64_t bit = std::uint64_t{1} << (cu % config_.cus_per_xcd);
+    if (free_slots_[static_cast<size_t>(cu)] == config_.slots_per_cu) {
+      idle_cus_[xcd] |= bit;
+    } else {
+      idle_cus_[xcd] &= ~bit;
+    }
+  }
   for (Stream& st : streams_) {
-    if (st.config.mask.allows(cu)) st.free_slots[xcd] -= slots;
+    if (st.allow[static_cast<size_t>(cu)]) st.free_slots[xcd] -= slots;
   }
 }
 

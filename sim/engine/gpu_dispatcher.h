@@ -21,6 +21,7 @@
 //   workgroup frees goes straight back to the same kernel while it has workgroups pending, before
 //   any other queue of any priority (the workgroup fetching its next tile), but a workgroup that
 //   could not start for want of CUs takes its tiles only when it gets one.
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -122,6 +123,8 @@ private:
     std::vector<KernelId> queue;  // kernels in launch order; front is running/arriving
     size_t head = 0;
     std::vector<int> free_slots;  // per XCD: free slots on the CUs its mask allows
+    std::vector<char> allow;      // per CU: its mask allows it (the mask unpacked: read per workgroup)
+    std::vector<std::uint64_t> allow_bits;  // per XCD: the mask's CUs there as bits (<= 64 CUs per XCD)
   };
 
   void arrive(KernelId k);
@@ -142,6 +145,9 @@ private:
   Simulation& sim_;
   GpuConfig config_;
   std::vector<int> free_slots_;  // per CU
+  // Per XCD, bit c: CU c has every slot free. Lets whole-CU placement pick the lowest idle allowed
+  // CUs without scanning the XCD; empty (scan instead) above 64 CUs per XCD.
+  std::vector<std::uint64_t> idle_cus_;
   std::vector<Kernel> kernels_;
   std::vector<Stream> streams_;
   std::vector<std::unique_ptr<Cohort>> cohorts_;

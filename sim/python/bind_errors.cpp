@@ -20,7 +20,8 @@ void bind_errors(py::module_& m) {
   model_error.doc() = "A model or engine invariant was violated: a bug in c3sim, not in the input.";
   // The types are looked up on the module when an error is raised, so no Python object outlives
   // the interpreter in a C++ static.
-  py::register_exception_translator([](std::exception_ptr p) {
+  // pybind11's translator type takes the exception_ptr by value.
+  py::register_exception_translator([](std::exception_ptr p) {  // NOLINT(performance-unnecessary-value-param)
     try {
       if (p) std::rethrow_exception(p);
     } catch (const InputError& e) {

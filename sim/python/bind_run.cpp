@@ -26,7 +26,9 @@ namespace {
 // rows are the "kernel" kind.
 void flatten_into(py::dict& row, const std::string& prefix, const nlohmann::json& j) {
   for (const auto& [key, value] : j.items()) {
-    const std::string column = prefix.empty() ? key : prefix + "." + key;
+    std::string column = prefix;
+    if (!column.empty()) column += '.';
+    column += key;
     if (value.is_object()) {
       flatten_into(row, column, value);
     } else if (!value.is_array()) {

@@ -161,6 +161,27 @@ nlohmann::json summary_json(const PolicySummary& s) {
 
 }  // namespace
 
+PaperOptions paper_options(const std::string& only, const SourceLocation& where) {
+  PaperOptions o;
+  if (only == "all") return o;
+  o.figures_isolated = only == "isolated";
+  o.figures_c3 = only == "c3";
+  o.figure9 = only == "dma";
+  if (!o.figures_isolated && !o.figures_c3 && !o.figure9) {
+    throw InputError(where, "only", fmt::format("unknown selection '{}'", only));
+  }
+  return o;
+}
+
+void check_paper_runs(const hw::NodeSpec& spec, const PaperOptions& options, const SourceLocation& hardware) {
+  if (options.figures_c3 && rp_sweep_cus(spec).empty()) {
+    throw InputError(hardware, "spec.compute.cu_mask_granularity",
+                     fmt::format("{} CUs in steps of {}: no CU partition to sweep for Figures 8 and 10 "
+                                 "(use --only isolated or --only dma)",
+                                 spec.compute.total_cus(), spec.compute.cu_mask_granularity));
+  }
+}
+
 PaperReport make_paper_report(const hw::NodeSpec& spec, const PaperOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   PaperReport rep;

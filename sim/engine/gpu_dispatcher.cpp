@@ -252,8 +252,9 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
         const int c = std::countr_zero(avail);
         avail &= avail - 1;
         taken |= std::uint64_t{1} << c;
-        free_slots_[static_cast<size_t>(xi * C + c)] -= need;
-        it->workgroups.push_back(xi * C + c);
+        const int cu = xi * C + c;
+        free_slots_[static_cast<size_t>(cu)] -= need;
+        it->workgroups.push_back(cu);
       }
       if (placed != n) throw ModelError("GpuDispatcher: capacity accounting out of sync");
       idle_cus_[static_cast<size_t>(xi)] &= ~taken;

@@ -11,20 +11,9 @@
 set -o pipefail
 PART=${1:?part 1 or 2}
 TAG=${2:?tag, e.g. h200x2_ordered}
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-NCCLLIB=$(find / -name 'libnccl.so.2' -not -path '/proc/*' 2>/dev/null | head -1)
-CUBLAS=$(find / -name 'libcublas.so.13' -not -path '/proc/*' 2>/dev/null | head -1)
-export LD_LIBRARY_PATH=$PWD/.c3bench_dev/lib:$(dirname "$NCCLLIB"):$(dirname "$CUBLAS"):$LD_LIBRARY_PATH
-B=.c3bench_dev/c3bench
+source "$(dirname "$0")/device_env.sh"  # exports, library path, B, T0 and step
 M=hardware/measurements
 LOG=$OUT/${TAG}_run.log
-T0=$(date +%s)
-step() {  # step LIMIT_S NAME ARGS...: runs c3bench with a time limit, logs rc and elapsed time
-  local limit=$1 name=$2
-  shift 2
-  timeout "$limit" "$B" "$@" 2>>"$LOG"
-  echo "$name rc=$? at $(($(date +%s) - T0)) s" | tee -a "$LOG"
-}
 if [[ $PART == 1 ]]; then
   { nvidia-smi --query-gpu=index,name,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw --format=csv
     nvidia-smi topo -m; echo "nccl: $NCCLLIB"; echo "cublas: $CUBLAS"; } >>"$LOG" 2>&1

@@ -5,21 +5,10 @@
 # Writes $OUT/TAG_{ag_gemm,fsdp,tp,moe}.jsonl and TAG_run.log.
 set -o pipefail
 TAG=${1:?tag, e.g. h200x2_programs2}
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-NCCLLIB=$(find / -name 'libnccl.so.2' -not -path '/proc/*' 2>/dev/null | head -1)
-CUBLAS=$(find / -name 'libcublas.so.13' -not -path '/proc/*' 2>/dev/null | head -1)
-export LD_LIBRARY_PATH=$PWD/.c3bench_dev/lib:$(dirname "$NCCLLIB"):$(dirname "$CUBLAS"):$LD_LIBRARY_PATH
-B=.c3bench_dev/c3bench
+source "$(dirname "$0")/device_env.sh"  # exports, library path, B, T0 and step
 P=${PROGRAMS:-hardware/measurements/h200x2_programs.yaml}
 Q=hardware/measurements/h200x2_programs_more.yaml
 LOG=$OUT/${TAG}_run.log
-T0=$(date +%s)
-step() {
-  local limit=$1 name=$2
-  shift 2
-  timeout "$limit" "$B" "$@" 2>>"$LOG"
-  echo "$name rc=$? at $(($(date +%s) - T0)) s" | tee -a "$LOG"
-}
 nvidia-smi --query-gpu=index,name,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv >>"$LOG" 2>&1
 step 120 ag_gemm run $P --hardware h200-sxm --only ag_gemm_chunked --trials 30 --warmups 3 \
   --policy base,sp,prio,dma,ficco:2,ficco:4,ficco:8,ficco_dma:2,ficco_dma:4,ficco_dma:8 -o "$OUT/${TAG}_ag_gemm.jsonl"

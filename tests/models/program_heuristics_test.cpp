@@ -49,7 +49,8 @@ void print(const char* what, const char* set, const std::string& hardware, const
 // What the heuristics must keep doing, per set: programs within 2% of the sweep's best and the
 // worst regret. Measured when written (docs/programs.md): MI300X catalog SP 27/30 within 2%
 // (worst 3.4%), RP 28/30 (worst 11.7%); H200 catalog 30/30 both; every generated and chunked
-// program exact on both. The bounds leave one program of room on the catalog.
+// program exact on both. The bounds leave one program of room on the catalog. With the grounded
+// MI300X preset (issue 14): SP 28/30 within 2% (worst 7.1%), RP 29/30 (worst 3.0%).
 struct Expect {
   int sp_within_2pct;
   double sp_worst;
@@ -75,7 +76,7 @@ void check(const std::string& hardware, const char* set, const std::vector<wl::P
 }
 
 TEST(ProgramHeuristics, CatalogPairsAgainstTheSweep) {
-  check("mi300x", "catalog pairs", catalog_pairs(), Expect{26, 0.05, 27, 0.15});
+  check("mi300x", "catalog pairs", catalog_pairs(), Expect{27, 0.08, 28, 0.05});
   check("h200-sxm", "catalog pairs", catalog_pairs(), Expect{29, 0.02, 29, 0.02});
 }
 

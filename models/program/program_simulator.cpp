@@ -139,7 +139,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
       if (l.dma) l.dma->refresh_queueing();
     }
   };
-  MemoryLoadObserver memory_load(res, state, refresh_all);
+  MemoryLoadObserver memory_load(res, state, refresh_all, spec_.model.memory.hbm_queueing);
   const bool queueing = spec_.model.gemm.memory_stall_fraction > 0 ||
                         spec_.model.collective.memory_stall_fraction > 0 ||
                         spec_.model.dma.memory_stall_fraction > 0;

@@ -149,7 +149,7 @@ int command_run_programs(const CommonOptions& o, const std::string& policy_list,
   for (const wl::Program& p : wl::load_programs_file(o.scenario_file)) {
     if (!only_names.empty() && !only_names.count(p.name)) continue;
     wl::check_program_fits(p, spec.interconnect.gpus, spec.compute.total_cus());
-    bench::check_program_runnable(p, "");
+    bench::check_program_runnable(p, "", spec);
     std::vector<std::string> names = policy_list.empty() ? p.policies : split_list(policy_list);
     std::vector<c3sim::SourceLocation> where =
         policy_list.empty() ? p.policy_locations
@@ -162,13 +162,15 @@ int command_run_programs(const CommonOptions& o, const std::string& policy_list,
     r.program = p;
     r.warmups = o.warmups;
     r.trials = o.trials;
+    r.mask_sms = spec.compute.total_cus();
+    r.mask_granularity = std::max(1, spec.compute.cu_mask_granularity);
     for (std::size_t i = 0; i < names.size(); ++i) {
       const c3sim::SourceLocation at = i < where.size() ? where[i] : p.location;
       registry.check(names[i], spec, at);
       for (const std::string& concrete : registry.expand(names[i], spec)) {
         if (std::find(r.policies.begin(), r.policies.end(), concrete) != r.policies.end()) continue;
         wl::Program t = registry.apply(concrete, p, spec, at);
-        bench::check_program_runnable(t, concrete);
+        bench::check_program_runnable(t, concrete, spec);
         r.policies.push_back(concrete);
         r.transformed.push_back(std::move(t));
       }

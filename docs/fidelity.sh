@@ -121,6 +121,31 @@ row "programs on 2 x H200 (c3bench, 4 programs, 28 step records; calibrated on i
   "c3sim calibrate $M/h200x2_ordered_*.jsonl $M/h200x2_programs2_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2p.yaml; c3sim validate $M/h200x2_programs2_ag_gemm.jsonl --programs $M/h200x2_programs.yaml --hardware x2p.yaml (and fsdp, tp, moe)" \
   "$prog_summary"
 
+# The same programs under CU masks and the vendor's copy-engine collective (issue 15, c3bench's
+# program path: rp:<n> as green contexts, NCCL zero-CTA; h200x2_programs3_*, 20 step records: the
+# chain under 8 policies, the FSDP step under 6 in two calls, the TP block and the MoE layer under
+# rp:32 and zero-CTA), predicted with the same calibration (they are not part of it).
+progs3=()
+for f in ag_gemm fsdp fsdp_rp tp moe; do
+  pf=$M/h200x2_programs.yaml
+  [[ $f == tp || $f == moe ]] && pf=$M/h200x2_programs_more.yaml
+  "$C3SIM" validate $M/h200x2_programs3_$f.jsonl --programs "$pf" --hardware "$tmp/x2p.yaml" --format json -o "$tmp/prog3_$f.json" 2>/dev/null
+  progs3+=("$tmp/prog3_$f.json")
+done
+prog3_summary=$(jq -rs '
+  def mean(f): (map(f) | add) / length;
+  ([.[].programs.rows[]]) as $rows |
+  ($rows | map(select(.policy | test("^(dma|vendor_zero_cta)")))) as $ce |
+  ($rows | group_by(.program) | map(
+     (min_by(.predicted_us).measured_us) as $pick | (map(.measured_us) | min) as $best |
+     {good: ($pick <= 1.02 * $best), cost: ($pick / $best - 1)})) as $p |
+  [ ($rows | mean(.pct_error | fabs)), ($rows | mean(.pct_error)), ($ce | mean(.pct_error | fabs)),
+    (100 * ($p | map(select(.good)) | length) / ($p | length)), (100 * ($p | mean(.cost))) ]
+  | "\(.[0]*10|round/10)% | \(.[1]*10|round/10)% | \(.[2]*10|round/10)% | \(.[3]*10|round/10)% | \(.[4]*100|round/100)%"' "${progs3[@]}")
+row "programs under rp:<n> and zero-CTA on 2 x H200 (c3bench, 4 programs, 20 step records; same calibration)" \
+  "c3sim validate $M/h200x2_programs3_ag_gemm.jsonl --programs $M/h200x2_programs.yaml --hardware x2p.yaml (and fsdp, fsdp_rp, tp, moe)" \
+  "$prog3_summary"
+
 {
   echo "| experiment | commands | C3 MAE | signed | dma / zero-CTA MAE | picks within 2% | mean pick cost |"
   echo "|---|---|---|---|---|---|---|"

@@ -59,6 +59,10 @@ expect 2 "h200x2_programs.yaml:16:.*ag_gemm_chunked.streams.compute.cus.*one L2 
   run "$prog" --hardware mi300x --policy rp:32
 printf 'program:\n  name: p\n  streams: [{name: s, cus: 12}]\n  kernels:\n    - {name: a, stream: s, memory: {bytes: 1 MiB}}\n' >"$tmp/mask12.yaml"
 expect 2 "mask12.yaml:3:.*p.streams.s.cus.*SMs 0..11.*multiples of 8" -- run "$tmp/mask12.yaml" --hardware h200-sxm
+# Collective-side masks stack up from SM 0 (c3sim's layout): 128 + 4 fill the H200's 132 SMs and
+# leave nothing for a third masked stream.
+printf 'program:\n  name: p\n  streams: [{name: a, cus: 128}, {name: b, cus: 8}, {name: c, cus: 8}]\n  kernels:\n    - {name: x, stream: a, memory: {bytes: 1 MiB}}\n    - {name: y, stream: b, memory: {bytes: 1 MiB}}\n    - {name: z, stream: c, memory: {bytes: 1 MiB}}\n' >"$tmp/full.yaml"
+expect 2 "full.yaml:3:.*p.streams.c.cus.*no SMs are left" -- run "$tmp/full.yaml" --hardware h200-sxm
 printf 'program:\n  name: p\n  streams: [{name: s}]\n  kernels:\n    - {name: a, stream: s, collective: {op: all_reduce, bytes: 1 MiB, impl: dma_hybrid}}\n' >"$tmp/hybrid.yaml"
 expect 2 "hybrid.yaml:5:.*impl dma_hybrid" -- run "$tmp/hybrid.yaml" --hardware h200-sxm
 expect 2 "no program selected" -- run "$prog" --hardware h200-sxm --only nope

@@ -437,6 +437,14 @@ private:
       values.push_back(fmt::format("{} = {}", last->qualified, last->setting.value));
     }
     variant += l * s_.grid_size();
+    const std::string with =
+        values.empty() ? "every grid key at its first value" : fmt::format("{}", fmt::join(values, ", "));
+    // No grid value past an axis's first and no listed setting: the failure is as likely the
+    // policy's or the program's as the variant's, so it keeps the line and key it names.
+    if (last == nullptr && s_.listed[l].second.empty() && e.where().line > 0) {
+      return InputError(e.where(), e.key(),
+                        fmt::format("variant {} ({}): {}", s_.variant_name(variant), with, e.problem()));
+    }
     SourceLocation where = s_.variants_where;
     std::string key = "grid";
     if (last != nullptr) {
@@ -446,8 +454,6 @@ private:
       where = s_.listed[l].second.front().where;
       key = s_.listed[l].second.front().qualified;
     }
-    const std::string with =
-        values.empty() ? "every grid key at its first value" : fmt::format("{}", fmt::join(values, ", "));
     return InputError(
         where, key,
         fmt::format("variant {} ({}): {}: {}", s_.variant_name(variant), with, e.key(), e.problem()));

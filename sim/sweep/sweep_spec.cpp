@@ -557,7 +557,8 @@ SweepSpec load_sweep_string(const std::string& text, const std::string& label, c
       grid * out.listed.size() > kMaxSweepPoints / (out.workloads() * out.policies.size())) {
     throw InputError(
         out.variants_where, "grid",
-        fmt::format("the sweep has more than {} points (variants x scenarios x policies)", kMaxSweepPoints));
+        fmt::format("the sweep has more than {} points (variants x scenarios and programs x policies)",
+                    kMaxSweepPoints));
   }
   out.variant_count = grid * out.listed.size();
   // Keys in first-appearance order over the variants: each listed variant's keys, then the grid's.

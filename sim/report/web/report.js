@@ -109,8 +109,9 @@
     return lines;
   }
 
-  // A variant x column grid of ratios drawn on the canvas (Chart.js has no heatmap). `cell(r, c)`
-  // gives the ratio (or null) and an optional second line; rows may be renamed by `row_label`.
+  // A variant x column grid of ratios drawn on the canvas (Chart.js has no heatmap), sized to the
+  // grid. `spec.value(i, j)` gives row i, column j's ratio (or null), `spec.second_line(i, j)` an
+  // optional second line of text, `spec.row_label(r, i)` an optional new name for a row.
   function heatmap(id, h, spec) {
     const c = canvas(id);
     let ctx = c.getContext('2d');

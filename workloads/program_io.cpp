@@ -7,17 +7,14 @@
 
 #include <fmt/format.h>
 
-#include "sim/base/units.h"
-#include "workloads/paper_catalog.h"
+#include "workloads/workload_yaml_fields.h"
 
 namespace c3sim::wl {
 
 namespace {
 
-// Bounds that no real workload reaches; they keep sizes exact in doubles and products in int64
-// (the same bounds as scenario files).
-constexpr std::int64_t kMaxDim = std::int64_t{1} << 24;
-constexpr std::int64_t kMaxBytes = std::int64_t{1} << 50;
+// Bounds that no real workload reaches (GEMM sides and byte counts: workload_yaml_fields.cpp,
+// the same bounds as scenario files).
 constexpr std::int64_t kMaxGpus = 1 << 12;
 constexpr std::int64_t kMaxWorkgroups = 1 << 20;
 constexpr std::int64_t kMaxCus = 1 << 16;
@@ -40,29 +37,9 @@ void reject_duplicate_keys(const YAML::Node& node, const std::string& file, cons
   }
 }
 
-std::int64_t bounded(StrictMap& m, const std::string& key, std::int64_t max) {
-  const std::int64_t v = m.integer(key);
-  if (v <= 0) m.fail(key, fmt::format("must be positive, got {}", v));
-  if (v > max) m.fail(key, fmt::format("must be at most {}, got {}", max, v));
-  return v;
-}
-
+// Program files leave the byte bound out of their over-the-bound message (workload_yaml_fields.h).
 std::int64_t parse_bytes(StrictMap& m, const std::string& key) {
-  const std::string text = m.string(key);
-  std::string why;
-  double value = 0;
-  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
-    if (text.size() > 16) m.fail(key, fmt::format("'{}' is too large (at most {} bytes)", text, kMaxBytes));
-    value = static_cast<double>(std::stoll(text));
-  } else {
-    const std::optional<double> q = parse_quantity(text, Dimension::bytes, &why);
-    if (!q) m.fail(key, why);
-    value = *q;
-  }
-  if (!(value > 0)) m.fail(key, fmt::format("must be positive, got '{}'", text));
-  if (value > static_cast<double>(kMaxBytes)) m.fail(key, fmt::format("'{}' is too large", text));
-  if (value != std::floor(value)) m.fail(key, fmt::format("'{}' is not a whole number of bytes", text));
-  return static_cast<std::int64_t>(value);
+  return byte_count(m, key, BoundInMessage::omitted);
 }
 
 double non_negative(StrictMap& m, const std::string& key) {
@@ -71,49 +48,11 @@ double non_negative(StrictMap& m, const std::string& key) {
   return v;
 }
 
-Gemm parse_gemm(StrictMap& k) {
-  const YAML::Node node = k.raw("gemm");
-  if (node.IsScalar()) {
-    const std::optional<Gemm> g = find_paper_gemm(node.Scalar());
-    if (!g) k.fail("gemm", fmt::format("'{}' is not a Table I tag (cb1..cb5, mb1, mb2)", node.Scalar()));
-    return *g;
-  }
-  if (!node.IsMap()) k.fail("gemm", "expected a Table I tag or a mapping {m, n, k, dtype}");
-  StrictMap g = k.map("gemm");
-  Gemm gemm;
-  gemm.tag = g.optional_string("tag").value_or("");
-  gemm.m = bounded(g, "m", kMaxDim);
-  gemm.n = bounded(g, "n", kMaxDim);
-  gemm.k = bounded(g, "k", kMaxDim);
-  if (auto d = g.optional_string("dtype")) {
-    const std::optional<Dtype> dtype = parse_dtype(*d);
-    if (!dtype) g.fail("dtype", fmt::format("unknown dtype '{}' (bf16, fp16, fp8, fp32, tf32)", *d));
-    gemm.dtype = *dtype;
-  }
-  gemm.source = g.optional_string("source").value_or("");
-  g.finish();
-  return gemm;
-}
+// No output-size check here (scenario files have one): programs keep the reader they had.
+Gemm parse_gemm(StrictMap& k) { return gemm_field(k, nullptr); }
 
 Collective parse_collective(StrictMap c) {
-  Collective out;
-  const std::string op = c.string("op");
-  const std::optional<CollectiveOp> parsed_op = parse_collective_op(op);
-  if (!parsed_op) {
-    c.fail("op",
-           fmt::format("unknown collective '{}' (all_gather, all_to_all, reduce_scatter, all_reduce)", op));
-  }
-  out.op = *parsed_op;
-  out.bytes = parse_bytes(c, "bytes");
-  if (auto impl = c.optional_string("impl")) {
-    const std::optional<CollectiveImpl> parsed = parse_collective_impl(*impl);
-    if (!parsed) c.fail("impl", fmt::format("unknown implementation '{}' (cu, dma, vendor_zero_cta)", *impl));
-    out.impl = *parsed;
-  }
-  if (c.has("max_workgroups"))
-    out.max_workgroups = static_cast<int>(bounded(c, "max_workgroups", kMaxWorkgroups));
-  c.finish();
-  return out;
+  return collective_field(std::move(c), kMaxWorkgroups, BoundInMessage::omitted).collective;
 }
 
 std::vector<std::string> string_list(StrictMap& m, const std::string& key,
@@ -135,8 +74,7 @@ std::vector<std::string> string_list(StrictMap& m, const std::string& key,
 ProgramKernel parse_kernel(StrictMap k) {
   ProgramKernel out;
   out.location = k.location();
-  out.name = k.string("name");
-  if (out.name.empty()) k.fail("name", "must not be empty");
+  out.name = nonempty_string(k, "name");
   out.stream = k.string("stream");
   int bodies = 0;
   for (const char* body : {"gemm", "collective", "memory", "dma_copy", "measured"})
@@ -153,7 +91,7 @@ ProgramKernel parse_kernel(StrictMap k) {
     StrictMap m = k.map("memory");
     out.memory.bytes = parse_bytes(m, "bytes");
     if (m.has("workgroups"))
-      out.memory.workgroups = static_cast<int>(bounded(m, "workgroups", kMaxWorkgroups));
+      out.memory.workgroups = static_cast<int>(positive_integer(m, "workgroups", kMaxWorkgroups));
     m.finish();
   } else if (k.has("measured")) {
     out.kind = KernelKind::measured;
@@ -162,7 +100,7 @@ ProgramKernel parse_kernel(StrictMap k) {
     if (!(out.measured.time_us > 0) || !std::isfinite(out.measured.time_us))
       m.fail("time_us", fmt::format("must be a finite number > 0, got {}", out.measured.time_us));
     if (m.has("workgroups"))
-      out.measured.workgroups = static_cast<int>(bounded(m, "workgroups", kMaxWorkgroups));
+      out.measured.workgroups = static_cast<int>(positive_integer(m, "workgroups", kMaxWorkgroups));
     out.measured.source = m.optional_string("source").value_or("");
     m.finish();
   } else {
@@ -181,13 +119,12 @@ ProgramKernel parse_kernel(StrictMap k) {
 ProgramStream parse_stream(StrictMap s) {
   ProgramStream out;
   out.location = s.location();
-  out.name = s.string("name");
-  if (out.name.empty()) s.fail("name", "must not be empty");
+  out.name = nonempty_string(s, "name");
   if (auto p = s.optional_integer("priority")) {
     if (*p < 0 || *p > 16) s.fail("priority", fmt::format("must be in 0..16, got {}", *p));
     out.priority = static_cast<int>(*p);
   }
-  if (s.has("cus")) out.cus = static_cast<int>(bounded(s, "cus", kMaxCus));
+  if (s.has("cus")) out.cus = static_cast<int>(positive_integer(s, "cus", kMaxCus));
   s.finish();
   return out;
 }
@@ -195,10 +132,9 @@ ProgramStream parse_stream(StrictMap s) {
 Program parse_program(StrictMap m) {
   Program p;
   p.location = m.location();
-  p.name = m.string("name");
-  if (p.name.empty()) m.fail("name", "must not be empty");
+  p.name = nonempty_string(m, "name");
   p.source = m.optional_string("source").value_or("");
-  if (m.has("gpus")) p.gpus = static_cast<int>(bounded(m, "gpus", kMaxGpus));
+  if (m.has("gpus")) p.gpus = static_cast<int>(positive_integer(m, "gpus", kMaxGpus));
   if (m.has("launch_gap_us")) p.launch_gap_us = non_negative(m, "launch_gap_us");
   const std::vector<YAML::Node> streams = m.sequence("streams");
   for (std::size_t i = 0; i < streams.size(); ++i) {
@@ -262,17 +198,6 @@ std::vector<Program> load_programs_string(const std::string& text, const std::st
 
 namespace {
 
-std::string bytes_text(std::int64_t bytes) {
-  constexpr std::int64_t kKiB = 1024;
-  for (auto [unit, name] :
-       {std::pair{kKiB * kKiB * kKiB, "GiB"}, std::pair{kKiB * kKiB, "MiB"}, std::pair{kKiB, "KiB"}}) {
-    if (bytes >= unit && bytes % (unit / 64) == 0) {
-      return fmt::format("{} {}", static_cast<double>(bytes) / static_cast<double>(unit), name);
-    }
-  }
-  return fmt::format("{}", bytes);
-}
-
 void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
   out << YAML::BeginMap;
   out << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << k.name;
@@ -291,7 +216,7 @@ void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
     case KernelKind::collective:
       out << YAML::Key << "collective" << YAML::Value << YAML::Flow << YAML::BeginMap;
       out << YAML::Key << "op" << YAML::Value << to_string(k.collective.op);
-      out << YAML::Key << "bytes" << YAML::Value << bytes_text(k.collective.bytes);
+      out << YAML::Key << "bytes" << YAML::Value << byte_count_text(k.collective.bytes);
       out << YAML::Key << "impl" << YAML::Value << to_string(k.collective.impl);
       if (k.collective.max_workgroups)
         out << YAML::Key << "max_workgroups" << YAML::Value << *k.collective.max_workgroups;
@@ -299,13 +224,13 @@ void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
       break;
     case KernelKind::memory:
       out << YAML::Key << "memory" << YAML::Value << YAML::Flow << YAML::BeginMap;
-      out << YAML::Key << "bytes" << YAML::Value << bytes_text(k.memory.bytes);
+      out << YAML::Key << "bytes" << YAML::Value << byte_count_text(k.memory.bytes);
       if (k.memory.workgroups) out << YAML::Key << "workgroups" << YAML::Value << *k.memory.workgroups;
       out << YAML::EndMap;
       break;
     case KernelKind::dma_copy:
       out << YAML::Key << "dma_copy" << YAML::Value << YAML::Flow << YAML::BeginMap;
-      out << YAML::Key << "bytes" << YAML::Value << bytes_text(k.dma.bytes);
+      out << YAML::Key << "bytes" << YAML::Value << byte_count_text(k.dma.bytes);
       out << YAML::Key << "to_peer" << YAML::Value << k.dma.to_peer;
       out << YAML::EndMap;
       break;

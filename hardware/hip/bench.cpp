@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <thread>
 
 #include "hardware/hip/check.h"
 #include "hardware/hip/kernels.h"
@@ -122,7 +121,15 @@ std::pair<int, int> Bench::partition_units(int group_units) {
 void Bench::condition() {
   if (conditioning_.idle_ms > 0) {
     devices_.synchronize_all();
-    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(conditioning_.idle_ms));
+    // GPUs idle, host busy: a host thread that sleeps 20 ms wakes from a deep CPU idle state
+    // slowly, and the launches that follow (NCCL's kernel on each GPU in turn, the DMA
+    // collective's copy submissions) would pay that inside the timed trial (2 x H200: a 64 MiB
+    // all-gather 180 -> 260-400 us after a sleep, hardware/measurements/README.md).
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double, std::milli>(conditioning_.idle_ms));
+    while (std::chrono::steady_clock::now() < until) {
+    }
   }
   if (conditioning_.spin_ms > 0) {
     const auto ns = static_cast<std::uint64_t>(std::llround(conditioning_.spin_ms * 1e6));

@@ -55,7 +55,7 @@ struct MeasuredTimes {
 // How every timed trial (warm-ups included) is started, the same for isolated and concurrent
 // trials, so that clock and power state is not what tells them apart
 // (hardware/measurements/clocks/README.md):
-//   host waits idle_ms with every GPU idle (the power limiter's budget recovers) ->
+//   every GPU idle for idle_ms (the power limiter's budget recovers; the host busy-waits) ->
 //   a spin kernel on every SM/CU of every GPU for spin_ms (clocks up from idle) -> the trial.
 // rotate: round t runs the measurements starting at the (t mod n)-th, so what ran before a
 // measurement and any drift over a round fall on every measurement alike.

@@ -33,7 +33,7 @@ constexpr int kNvmlClockSm = 1;  // NVML_CLOCK_SM
 
 template <typename F>
 F symbol(void* library, const char* name) {
-  return reinterpret_cast<F>(dlsym(library, name));  // NOLINT(cppcoreguidelines-pro-type-reinterpret-cast)
+  return reinterpret_cast<F>(dlsym(library, name));
 }
 }  // namespace
 
@@ -43,7 +43,7 @@ ClockProbe::ClockProbe(DeviceSet& devices) {
     why_not_ = "libnvidia-ml.so.1 not found";
     return;
   }
-  api_ = new Api;  // NOLINT(cppcoreguidelines-owning-memory): freed in the destructor
+  api_ = std::make_unique<Api>();
   api_->init = symbol<Api::Init>(library_, "nvmlInit_v2");
   api_->shutdown = symbol<Api::Shutdown>(library_, "nvmlShutdown");
   api_->by_bus_id = symbol<Api::ByBusId>(library_, "nvmlDeviceGetHandleByPciBusId_v2");
@@ -79,7 +79,6 @@ ClockProbe::ClockProbe(DeviceSet& devices) {
 
 ClockProbe::~ClockProbe() {
   if (api_ != nullptr && api_->shutdown != nullptr) api_->shutdown();
-  delete api_;  // NOLINT(cppcoreguidelines-owning-memory)
   if (library_ != nullptr) dlclose(library_);
 }
 

@@ -11,7 +11,7 @@
 // needs no NVML; GPUs are matched by PCI bus id (NVML and CUDA may number them differently).
 // AMD, or no NVML: available() is false and readings are absent (records then carry no clocks).
 #include <cstdint>
-#include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -44,7 +44,7 @@ public:
 private:
   struct Api;
   void* library_ = nullptr;
-  Api* api_ = nullptr;
+  std::unique_ptr<Api> api_;
   std::vector<void*> handles_;  // nvmlDevice_t per GPU
   std::string why_not_;
 };

@@ -57,8 +57,9 @@ struct MeasuredTimes {
 // (hardware/measurements/clocks/README.md):
 //   every GPU idle for idle_ms (the power limiter's budget recovers; the host busy-waits) ->
 //   a spin kernel on every SM/CU of every GPU for spin_ms (clocks up from idle) -> the trial.
-// rotate: round t runs the measurements starting at the (t mod n)-th, so what ran before a
-// measurement and any drift over a round fall on every measurement alike.
+// rotate: round t runs the measurements starting at the (t mod n)-th, so drift over a round falls
+// on every measurement alike (a cyclic shift keeps each trial's predecessor: the idle gap, not the
+// order, is what removes the predecessor's clock effect; hardware/measurements/README.md).
 struct Conditioning {
   double idle_ms = 20;
   double spin_ms = 2;

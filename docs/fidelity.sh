@@ -6,6 +6,7 @@
 #                           shape's c3 records (7 shapes, pooled)
 #   x4 -> x2, x2 -> x4      calibrate on one node size, validate the other's table (--cross)
 #   MI300X public facts     the preset against public measurements (hardware/citations.yaml)
+#   new shapes conditioned  the beyond-Table-I scenarios re-measured with conditioned trials
 # Usage: bash docs/fidelity.sh [--readme]   (from the repository root, after building c3sim and
 # c3sim_tests_models; --readme rewrites the table between the README's fidelity markers).
 # Needs jq. C3SIM and MODELS_TESTS override the binaries.
@@ -94,6 +95,27 @@ for f in ag a2a a2a_more red red_more; do
 done
 row "new shapes, 2-GPU isolated calibration (228 scenarios beyond Table I, ordered)" \
   "c3sim calibrate $M/h200x2_ordered_*.jsonl $M/h200x2_programs2_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2p.yaml; c3sim validate $M/h200x2_ordered_beyond_*.jsonl --hardware x2p.yaml" "$(summary "${beyond2[@]}")"
+
+# The same beyond-Table-I scenarios re-measured with conditioned trials (hardware/hip/bench.h
+# Conditioning: every timed trial after 20 ms with the GPUs idle and a 2 ms spin on every SM, order
+# rotated per round; hardware/measurements/conditioned/), calibrated on their own isolated
+# records only (no sweep or program file taken in another clock state), beside the unconditioned
+# files under the same recipe.
+C=$M/conditioned
+"$C3SIM" calibrate $M/h200x2_ordered_beyond_*.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2u.yaml" 2>/dev/null
+"$C3SIM" calibrate $C/h200x2_cond_beyond_*.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2c.yaml" 2>/dev/null
+unc=()
+cond=()
+for f in ag a2a a2a_more red red_more; do
+  "$C3SIM" validate $M/h200x2_ordered_beyond_$f.jsonl --hardware "$tmp/x2u.yaml" --format json -o "$tmp/x2u_$f.json" 2>/dev/null
+  "$C3SIM" validate $C/h200x2_cond_beyond_$f.jsonl --hardware "$tmp/x2c.yaml" --format json -o "$tmp/x2c_$f.json" 2>/dev/null
+  unc+=("$tmp/x2u_$f.json")
+  cond+=("$tmp/x2c_$f.json")
+done
+row "new shapes, unconditioned trials, own isolated records (228 scenarios)" \
+  "c3sim calibrate $M/h200x2_ordered_beyond_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2u.yaml; c3sim validate $M/h200x2_ordered_beyond_*.jsonl --hardware x2u.yaml" "$(summary "${unc[@]}")"
+row "new shapes, conditioned trials, own isolated records (228 scenarios)" \
+  "c3sim calibrate $C/h200x2_cond_beyond_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2c.yaml; c3sim validate $C/h200x2_cond_beyond_*.jsonl --hardware x2c.yaml" "$(summary "${cond[@]}")"
 
 # Programs measured by c3bench on 2 x H200 (chunked all-gather -> GEMM, the LLaMA-70B FSDP layer
 # step, a 2-way TP block, a Mixtral MoE layer; 28 program records): calibrate on the 2-GPU isolated

@@ -38,6 +38,11 @@ expect 2 "cannot reduce a reduce_scatter" -- run "$src/hardware/measurements/h20
 expect 2 "unknown sweep 'nope'" -- sweep --what nope
 expect 2 "--ops.*'foo' is not a collective" -- sweep --what coll_ctas --ops all_gather,foo
 expect 2 "--trials" -- run "$src/hardware/measurements/smoke.yaml" --trials 0
+# Trial conditioning (hardware/hip/bench.h): documented, checked before any GPU call.
+expect 0 "--condition-idle-ms" -- run --help
+expect 2 "--condition-idle-ms.*between 0 and 10000" -- run "$src/hardware/measurements/smoke.yaml" --condition-idle-ms -1
+expect 2 "--condition-spin-ms" -- sweep --condition-spin-ms nan
+expect 2 "--trial-order.*'random'" -- run "$src/hardware/measurements/smoke.yaml" --trial-order random
 expect 3 "GPU error" -- run "$src/hardware/measurements/smoke.yaml" -o "$tmp/out.jsonl"
 
 # Program files (hardware/hip/program_bench.h): checked whole (program, each policy's transformed

@@ -112,6 +112,7 @@ Collective parse_collective(StrictMap c) {
   }
   if (c.has("max_workgroups"))
     out.max_workgroups = static_cast<int>(bounded(c, "max_workgroups", kMaxWorkgroups));
+  out.in_place = c.optional_boolean("in_place").value_or(false);
   c.finish();
   return out;
 }
@@ -295,6 +296,7 @@ void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
       out << YAML::Key << "impl" << YAML::Value << to_string(k.collective.impl);
       if (k.collective.max_workgroups)
         out << YAML::Key << "max_workgroups" << YAML::Value << *k.collective.max_workgroups;
+      if (k.collective.in_place) out << YAML::Key << "in_place" << YAML::Value << true;
       out << YAML::EndMap;
       break;
     case KernelKind::memory:

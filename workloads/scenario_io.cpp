@@ -123,6 +123,7 @@ ParsedCollective parse_collective(StrictMap c) {
   }
   if (auto wg = optional_positive(c, "max_workgroups", kMaxWorkgroups))
     out.collective.max_workgroups = static_cast<int>(*wg);
+  out.collective.in_place = c.optional_boolean("in_place").value_or(false);
   c.finish();
   return out;
 }

@@ -220,6 +220,7 @@ void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
       out << YAML::Key << "impl" << YAML::Value << to_string(k.collective.impl);
       if (k.collective.max_workgroups)
         out << YAML::Key << "max_workgroups" << YAML::Value << *k.collective.max_workgroups;
+      if (k.collective.in_place) out << YAML::Key << "in_place" << YAML::Value << true;
       out << YAML::EndMap;
       break;
     case KernelKind::memory:

@@ -32,6 +32,7 @@ void emit_collective(YAML::Emitter& out, const Collective& c) {
   out << YAML::Key << "bytes" << YAML::Value << byte_count_text(c.bytes);
   out << YAML::Key << "impl" << YAML::Value << to_string(c.impl);
   if (c.max_workgroups) out << YAML::Key << "max_workgroups" << YAML::Value << *c.max_workgroups;
+  if (c.in_place) out << YAML::Key << "in_place" << YAML::Value << true;
   out << YAML::EndMap;
 }
 

@@ -117,6 +117,7 @@ CollectiveField collective_field(StrictMap c, std::int64_t max_workgroups, Bound
   }
   if (c.has("max_workgroups"))
     out.collective.max_workgroups = static_cast<int>(positive_integer(c, "max_workgroups", max_workgroups));
+  out.collective.in_place = c.optional_boolean("in_place").value_or(false);
   c.finish();
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -26,6 +27,38 @@ std::vector<int> stream_predecessors(const wl::Program& p) {
     last[p.kernels[i].stream] = static_cast<int>(i);
   }
   return prev;
+}
+
+// OverlapRegion::chunk_pair for every region; `members` are the regions' kernel indices. First
+// the data-dependent pairs (FiCCO's case), then independent ones for regions still without.
+void set_chunk_pairs(const wl::Program& p, const std::vector<std::vector<int>>& members,
+                     std::vector<OverlapRegion>& regions) {
+  std::set<size_t> taken;
+  std::vector<std::optional<size_t>> partner(regions.size());
+  for (size_t r = 0; r < regions.size(); ++r) {
+    const wl::ProgramKernel& c = p.kernels[p.kernel_at(regions[r].name)];
+    for (size_t g = 0; g < p.kernels.size() && !partner[r]; ++g) {
+      const wl::ProgramKernel& k = p.kernels[g];
+      const bool linked = waits_for(k, c.name) || waits_for(c, k.name);
+      if (k.kind == wl::KernelKind::gemm && linked && !taken.contains(g)) partner[r] = g;
+    }
+    if (partner[r]) taken.insert(*partner[r]);
+  }
+  for (size_t r = 0; r < regions.size(); ++r) {
+    const auto c = static_cast<size_t>(p.kernel_index(regions[r].name));
+    if (!partner[r] && members[r].size() == 2) {
+      const auto other =
+          static_cast<size_t>(members[r][0] == static_cast<int>(c) ? members[r][1] : members[r][0]);
+      if (p.kernels[other].kind == wl::KernelKind::gemm && !taken.contains(other)) {
+        partner[r] = other;
+        taken.insert(other);
+      }
+    }
+    if (partner[r]) {
+      regions[r].chunk_pair = {p.kernels[std::min(c, *partner[r])].name,
+                               p.kernels[std::max(c, *partner[r])].name};
+    }
+  }
 }
 
 }  // namespace
@@ -58,7 +91,7 @@ std::vector<OverlapRegion> overlap_regions(ProgramSimulator& sim, const wl::Prog
   for (size_t c = 0; c < p.kernels.size(); ++c) {
     if (!is_collective(p.kernels[c])) continue;
     region_of_collective[static_cast<int>(c)] = regions.size();
-    regions.push_back(OverlapRegion{p.kernels[c].name, {}});
+    regions.push_back(OverlapRegion{p.kernels[c].name, {}, {}});
   }
   std::vector<std::vector<int>> members(regions.size());
   for (size_t k = 0; k < p.kernels.size(); ++k) {
@@ -81,6 +114,7 @@ std::vector<OverlapRegion> overlap_regions(ProgramSimulator& sim, const wl::Prog
     std::sort(members[r].begin(), members[r].end());
     for (int k : members[r]) regions[r].kernels.push_back(p.kernels[static_cast<size_t>(k)].name);
   }
+  set_chunk_pairs(p, members, regions);
   return regions;
 }
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "models/program/ficco_transform.h"
 #include "models/program/plan_transform.h"
 
 namespace c3sim::models {
@@ -27,6 +28,24 @@ std::string RegionPlan::describe() const {
   return out;
 }
 
+namespace {
+
+struct FiccoName {
+  int chunks = 0;
+  bool dma = false;
+};
+
+// "ficco:<k>" / "ficco_dma:<k>" (names from the FiCCO entries' sweeps), else nullopt.
+std::optional<FiccoName> ficco_name(const std::string& policy) {
+  for (const auto& [prefix, dma] : {std::pair{"ficco:", false}, std::pair{"ficco_dma:", true}}) {
+    const std::string head(prefix);
+    if (policy.starts_with(head)) return FiccoName{std::stoi(policy.substr(head.size())), dma};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::vector<std::string> region_candidates(const OverlapRegion& region, const wl::Program& program,
                                            const hw::NodeSpec& spec) {
   std::vector<std::string> out{"base", "sp", "prio"};
@@ -37,11 +56,31 @@ std::vector<std::string> region_candidates(const OverlapRegion& region, const wl
     }
   }
   for (int c : rp_sweep_cus(spec)) out.push_back(fmt::format("rp:{}", c));
+  if (region.chunk_pair.empty()) return out;
+  // The registry's FiCCO sweeps, where this region's pair splits into that many chunks.
+  for (const TransformEntry& e : {ficco_entry(), ficco_dma_entry()}) {
+    for (const auto& name : e.sweep(spec)) {
+      try {
+        (void)apply_to_region(program, region, name, spec);
+      } catch (const InputError&) {
+        continue;  // too few GEMM rows or collective shards for that many chunks
+      }
+      out.push_back(name);
+    }
+  }
   return out;
 }
 
 wl::Program apply_to_region(const wl::Program& program, const OverlapRegion& region,
                             const std::string& policy, const hw::NodeSpec& spec) {
+  if (const std::optional<FiccoName> f = ficco_name(policy)) {
+    if (region.chunk_pair.empty()) {
+      throw InputError(program.location, "policies",
+                       fmt::format("policy '{}': region '{}' has no GEMM + collective pair to split", policy,
+                                   region.name));
+    }
+    return ficco_chunk_subset(program, &region.chunk_pair, f->chunks, f->dma, spec);
+  }
   const auto p = make_policy(policy, spec, program.location);
   const wl::Scenario pair = representative_pair(program).value_or(wl::Scenario{});
   return apply_plan_to_kernels(program, region.kernels, p->plan(PolicyContext{spec, pair, 0, 0}), policy);
@@ -112,7 +151,9 @@ RegionPlan choose_per_region(ProgramSimulator& sim, const wl::Program& program) 
 TransformEntry per_region_entry() {
   TransformEntry e;
   e.name = "per_region";
-  e.help = "the best of base, sp, prio, dma, rp:<cus> per overlap region (each tried alone), combined";
+  e.help =
+      "the best of base, sp, prio, dma, rp:<cus> and FiCCO chunking (ficco:<k>, ficco_dma:<k>) per overlap "
+      "region (each tried alone), combined";
   e.decide = [](const wl::Program& p, std::optional<int>, ProgramSimulator& sim) {
     RegionPlan plan = choose_per_region(sim, p);
     std::string chosen = plan.describe();

@@ -1,7 +1,9 @@
 #pragma once
 // Best policy per overlap region (models/program/overlap_regions.h): each region tries every
 // candidate policy (base, sp, prio, dma when it holds a collective copy engines can run, rp:<cus>
-// for the rp sweep's sizes) with every other region left as written; the fastest step wins (the
+// for the rp sweep's sizes, and where the region has a FiCCO pair (OverlapRegion::chunk_pair) the
+// registry's ficco and ficco_dma sweeps, chunking only that pair) with every other region left as
+// written; the fastest step wins (the
 // first on a tie, base first). The choices are then combined into one program and simulated.
 // One CU partition size serves the whole program (the simulator lays every differently masked
 // stream side by side, so two sizes would not get the layout each was tried with): the size whose

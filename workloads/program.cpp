@@ -30,19 +30,22 @@ const ProgramStream* Program::stream(const std::string& n) const {
   return i < 0 ? nullptr : &streams[static_cast<size_t>(i)];
 }
 
-int Program::kernel_index(const std::string& n) const {
-  for (size_t i = 0; i < kernels.size(); ++i) {
-    if (kernels[i].name == n) return static_cast<int>(i);
+namespace {
+
+// The index of the element named `name` (kernels and streams alike), -1 if absent.
+template <class T>
+int index_by_name(const std::vector<T>& items, const std::string& name) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i].name == name) return static_cast<int>(i);
   }
   return -1;
 }
 
-int Program::stream_index(const std::string& n) const {
-  for (size_t i = 0; i < streams.size(); ++i) {
-    if (streams[i].name == n) return static_cast<int>(i);
-  }
-  return -1;
-}
+}  // namespace
+
+int Program::kernel_index(const std::string& n) const { return index_by_name(kernels, n); }
+
+int Program::stream_index(const std::string& n) const { return index_by_name(streams, n); }
 
 std::size_t Program::kernel_at(const std::string& n) const {
   const int i = kernel_index(n);
@@ -54,6 +57,16 @@ std::size_t Program::stream_of(std::size_t k) const {
   const int s = stream_index(kernels.at(k).stream);
   if (s < 0) throw ModelError(fmt::format("program '{}': no stream '{}'", name, kernels[k].stream));
   return static_cast<std::size_t>(s);
+}
+
+std::vector<int> stream_predecessors(const Program& p) {
+  std::vector<int> prev(p.kernels.size(), -1);
+  std::map<std::string, int> last;
+  for (size_t i = 0; i < p.kernels.size(); ++i) {
+    if (auto it = last.find(p.kernels[i].stream); it != last.end()) prev[i] = it->second;
+    last[p.kernels[i].stream] = static_cast<int>(i);
+  }
+  return prev;
 }
 
 Program program_from_scenario(const Scenario& s) {
@@ -91,17 +104,13 @@ std::string key_of(const Program& p, const ProgramKernel& k, const std::string& 
 // Edges u -> v: v may not start before u ends (`after`, and the previous kernel on v's stream).
 std::vector<std::vector<int>> successors(const Program& p) {
   std::vector<std::vector<int>> next(p.kernels.size());
-  std::map<std::string, int> last_on_stream;
+  const std::vector<int> prev = stream_predecessors(p);
   for (size_t i = 0; i < p.kernels.size(); ++i) {
-    const ProgramKernel& k = p.kernels[i];
-    for (const auto& a : k.after) {
+    for (const auto& a : p.kernels[i].after) {
       const int u = p.kernel_index(a);  // validate_program reports an unknown name
       if (u >= 0) next[static_cast<size_t>(u)].push_back(static_cast<int>(i));
     }
-    if (auto it = last_on_stream.find(k.stream); it != last_on_stream.end()) {
-      next[static_cast<size_t>(it->second)].push_back(static_cast<int>(i));
-    }
-    last_on_stream[k.stream] = static_cast<int>(i);
+    if (prev[i] >= 0) next[static_cast<size_t>(prev[i])].push_back(static_cast<int>(i));
   }
   return next;
 }

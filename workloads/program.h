@@ -143,6 +143,9 @@ void validate_program(const Program& p);
 // Throws InputError.
 void check_program_fits(const Program& p, int node_gpus, int node_cus);
 
+// For each kernel (program order), the previous kernel of its stream, -1 for a stream's first.
+std::vector<int> stream_predecessors(const Program& p);
+
 // Kernel indices in an order that respects `after` and stream order (validate_program first).
 std::vector<int> topological_order(const Program& p);
 

@@ -63,13 +63,7 @@ std::vector<std::pair<int, size_t>> critical_path(const std::vector<wl::Program>
                                                   const std::vector<ProgramRun>& runs, int straggler) {
   const wl::Program& p = programs.front();
   const size_t n = p.kernels.size();
-  // Stream predecessor of each kernel.
-  std::vector<int> prev(n, -1);
-  std::map<std::string, int> last;
-  for (size_t i = 0; i < n; ++i) {
-    if (auto it = last.find(p.kernels[i].stream); it != last.end()) prev[i] = it->second;
-    last[p.kernels[i].stream] = static_cast<int>(i);
-  }
+  const std::vector<int> prev = wl::stream_predecessors(p);
   const ProgramRun& s = runs[static_cast<size_t>(straggler)];
   size_t k = 0;
   for (size_t i = 1; i < n; ++i) {

@@ -17,18 +17,6 @@ bool waits_for(const wl::ProgramKernel& k, const std::string& other) {
   return std::find(k.after.begin(), k.after.end(), other) != k.after.end();
 }
 
-// For each kernel, the previous kernel of its stream (-1 for the first).
-std::vector<int> stream_predecessors(const wl::Program& p) {
-  std::vector<int> prev(p.kernels.size(), -1);
-  std::map<std::string, int> last;
-  for (size_t i = 0; i < p.kernels.size(); ++i) {
-    auto it = last.find(p.kernels[i].stream);
-    if (it != last.end()) prev[i] = it->second;
-    last[p.kernels[i].stream] = static_cast<int>(i);
-  }
-  return prev;
-}
-
 // OverlapRegion::chunk_pair for every region; `members` are the regions' kernel indices. First
 // the data-dependent pairs (FiCCO's case), then independent ones for regions still without.
 void set_chunk_pairs(const wl::Program& p, const std::vector<std::vector<int>>& members,
@@ -45,7 +33,7 @@ void set_chunk_pairs(const wl::Program& p, const std::vector<std::vector<int>>& 
     if (partner[r]) taken.insert(*partner[r]);
   }
   for (size_t r = 0; r < regions.size(); ++r) {
-    const auto c = static_cast<size_t>(p.kernel_index(regions[r].name));
+    const size_t c = p.kernel_at(regions[r].name);
     if (!partner[r] && members[r].size() == 2) {
       const auto other =
           static_cast<size_t>(members[r][0] == static_cast<int>(c) ? members[r][1] : members[r][0]);
@@ -71,14 +59,13 @@ bool offloadable(const wl::ProgramKernel& k) {
 std::vector<IdealInterval> ideal_schedule(ProgramSimulator& sim, const wl::Program& p) {
   wl::validate_program(p);
   const std::vector<double> launch = sim.launch_times_us(p);
-  const std::vector<int> prev = stream_predecessors(p);
+  const std::vector<int> prev = wl::stream_predecessors(p);
   std::vector<IdealInterval> out(p.kernels.size());
   for (int i : wl::topological_order(p)) {
     const auto u = static_cast<size_t>(i);
     double ready = launch[u];
     if (prev[u] >= 0) ready = std::max(ready, out[static_cast<size_t>(prev[u])].end_us);
-    for (const auto& a : p.kernels[u].after)
-      ready = std::max(ready, out[static_cast<size_t>(p.kernel_index(a))].end_us);
+    for (const auto& a : p.kernels[u].after) ready = std::max(ready, out[p.kernel_at(a)].end_us);
     out[u] = IdealInterval{ready, ready + sim.isolated_us(p, i)};
   }
   return out;
@@ -140,7 +127,7 @@ wl::Program apply_plan_to_kernels(const wl::Program& program, const std::vector<
       r.first = r.first || k.kind == wl::KernelKind::gemm;
       r.second = r.second || is_collective(k);
     }
-    const std::vector<int> prev = stream_predecessors(program);
+    const std::vector<int> prev = wl::stream_predecessors(program);
     // The roles of each stream's part in the subset: a part holding a GEMM gets the GEMM side of
     // the plan, one holding a CU collective the collective side, any other part stays.
     std::map<std::string, std::pair<bool, bool>> part;  // stream -> (gemm, CU collective)

@@ -94,8 +94,8 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
   // Streams in declaration order; masks packed from each end per the header comment.
   std::vector<engine::StreamId> stream_ids;
   std::vector<bool> stream_has_gemm(p.streams.size(), false);
-  for (const auto& k : p.kernels) {
-    if (k.kind == wl::KernelKind::gemm) stream_has_gemm[static_cast<size_t>(p.stream_index(k.stream))] = true;
+  for (size_t i = 0; i < n; ++i) {
+    if (p.kernels[i].kind == wl::KernelKind::gemm) stream_has_gemm[p.stream_of(i)] = true;
   }
   std::vector<int> low_used(static_cast<size_t>(X), 0), high_used(static_cast<size_t>(X), 0);
   for (size_t s = 0; s < p.streams.size(); ++s) {
@@ -399,13 +399,7 @@ double ProgramSimulator::ideal_us(const wl::Program& p) {
   wl::validate_program(p);
   const std::vector<double> launch = launch_times_us(p);
   std::vector<double> end(p.kernels.size(), 0);
-  std::map<std::string, int> last_on_stream;
-  std::vector<int> prev_on_stream(p.kernels.size(), -1);
-  for (size_t i = 0; i < p.kernels.size(); ++i) {
-    auto it = last_on_stream.find(p.kernels[i].stream);
-    if (it != last_on_stream.end()) prev_on_stream[i] = it->second;
-    last_on_stream[p.kernels[i].stream] = static_cast<int>(i);
-  }
+  const std::vector<int> prev_on_stream = wl::stream_predecessors(p);
   double step = 0;
   for (int i : wl::topological_order(p)) {
     const auto u = static_cast<size_t>(i);

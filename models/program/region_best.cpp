@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -107,11 +109,13 @@ RegionPlan choose_per_region(ProgramSimulator& sim, const wl::Program& program) 
     }
     plan.regions.push_back(RegionChoice{region, "base", plan.base_us});
   }
-  // The best choice of region r when rp may only use `size` CUs (0: no rp).
-  const auto best_of = [&](size_t r, int size) {
+  // The best choice of region r when rp may only use `size` CUs (0: no rp), chunked schedules
+  // included or not.
+  const auto best_of = [&](size_t r, int size, bool chunked = true) {
     std::string best = "base";
     for (const auto& cand : candidates[r]) {
       if (is_rp(cand) && cand != fmt::format("rp:{}", size)) continue;
+      if (!chunked && ficco_name(cand)) continue;
       if (trial[r].at(cand) < trial[r].at(best)) best = cand;
     }
     return best;
@@ -129,16 +133,38 @@ RegionPlan choose_per_region(ProgramSimulator& sim, const wl::Program& program) 
       }
     }
   }
-  plan.program = program;
+  // Every region under its choice; then, when some chose a chunked schedule, the same with each
+  // of those regions under its best unchunked candidate instead: a chunked region changes the
+  // graph the others were tried beside, so chunked choices that each won alone can lose together.
+  const auto combine = [&](bool chunked) {
+    std::vector<RegionChoice> choices = plan.regions;
+    wl::Program p = program;
+    for (size_t r = 0; r < choices.size(); ++r) {
+      choices[r].policy = best_of(r, size, chunked);
+      choices[r].step_us = trial[r].at(choices[r].policy);
+      p = apply_to_region(p, choices[r].region, choices[r].policy, sim.spec());
+    }
+    return std::pair{std::move(choices), std::move(p)};
+  };
+  std::tie(plan.regions, plan.program) = combine(true);
+  plan.combined_us = sim.simulate(plan.program).step_us;
+  const bool any_chunked = std::any_of(plan.regions.begin(), plan.regions.end(), [](const RegionChoice& c) {
+    return ficco_name(c.policy).has_value();
+  });
+  if (any_chunked) {
+    auto [choices, p] = combine(false);
+    const double us = sim.simulate(p).step_us;
+    if (us < plan.combined_us) {
+      plan.regions = std::move(choices);
+      plan.program = std::move(p);
+      plan.combined_us = us;
+    }
+  }
   std::optional<size_t> best_single;
   for (size_t r = 0; r < plan.regions.size(); ++r) {
-    RegionChoice& choice = plan.regions[r];
-    choice.policy = best_of(r, size);
-    choice.step_us = trial[r].at(choice.policy);
-    if (choice.step_us < (best_single ? plan.regions[*best_single].step_us : plan.base_us)) best_single = r;
-    plan.program = apply_to_region(plan.program, choice.region, choice.policy, sim.spec());
+    if (plan.regions[r].step_us < (best_single ? plan.regions[*best_single].step_us : plan.base_us))
+      best_single = r;
   }
-  plan.combined_us = sim.simulate(plan.program).step_us;
   if (best_single && plan.regions[*best_single].step_us < plan.combined_us) {
     const RegionChoice& only = plan.regions[*best_single];
     plan.combined = false;

@@ -10,9 +10,11 @@
 // per-region best choices have the smallest sum of trial steps; regions whose best was another
 // size take their best among the rest.
 // Regions interact (a region's choice moves where the next one starts), so the combination is
-// checked: when one region's change alone gave a shorter step than the combination, that change
-// alone is kept. Registry entry `per_region` (a `region_best` name would read as the sweep of a
-// `region` entry).
+// checked: when some regions chose a chunked schedule, the combination with each of them under
+// its best unchunked candidate is simulated too and the faster kept (chunking changes the graph
+// the other regions were tried beside); and when one region's change alone gave a shorter step
+// than the combination, that change alone is kept. Registry entry `per_region` (a `region_best` name would
+// read as the sweep of a `region` entry).
 #include <string>
 #include <vector>
 

@@ -129,6 +129,59 @@ ProgramStream parse_stream(StrictMap s) {
   return out;
 }
 
+std::vector<double> number_list(StrictMap& m, const std::string& key) {
+  std::vector<double> out;
+  const std::vector<YAML::Node> items = m.sequence(key);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string k = fmt::format("{}[{}]", m.qualified(key), i);
+    double v = 0;
+    if (!items[i].IsScalar() || !YAML::convert<double>::decode(items[i], v) || !std::isfinite(v))
+      throw InputError(location_of(items[i], m.file()), k, "expected a finite number");
+    out.push_back(v);
+  }
+  return out;
+}
+
+RankImbalance parse_imbalance(StrictMap m) {
+  RankImbalance out;
+  out.location = m.location();
+  out.kernels = string_list(m, "kernels", nullptr);
+  if (out.kernels.empty()) m.fail("kernels", "name at least one kernel");
+  if (auto d = m.optional_string("dim")) {
+    if (*d != "m" && *d != "n" && *d != "k") m.fail("dim", fmt::format("must be m, n or k, got '{}'", *d));
+    out.dim = (*d)[0];
+  }
+  out.factors = number_list(m, "factors");
+  for (double f : out.factors) {
+    if (!(f > 0)) m.fail("factors", fmt::format("factors must be > 0, got {}", f));
+  }
+  m.finish();
+  return out;
+}
+
+RankOverride parse_rank_override(StrictMap m) {
+  RankOverride out;
+  out.location = m.location();
+  const std::int64_t rank = m.integer("rank");
+  if (rank < 0 || rank >= kMaxGpus)
+    m.fail("rank", fmt::format("must be in 0..{}, got {}", kMaxGpus - 1, rank));
+  out.rank = static_cast<int>(rank);
+  out.kernel = m.string("kernel");
+  if (m.has("m")) out.m = bounded(m, "m", kMaxDim);
+  if (m.has("n")) out.n = bounded(m, "n", kMaxDim);
+  if (m.has("k")) out.k = bounded(m, "k", kMaxDim);
+  if (m.has("bytes")) out.bytes = parse_bytes(m, "bytes");
+  if (m.has("time_us")) {
+    out.time_us = m.number("time_us");
+    if (!(*out.time_us > 0) || !std::isfinite(*out.time_us))
+      m.fail("time_us", fmt::format("must be a finite number > 0, got {}", *out.time_us));
+  }
+  if (!out.m && !out.n && !out.k && !out.bytes && !out.time_us)
+    m.fail("kernel", "an override sets at least one of m, n, k, bytes, time_us");
+  m.finish();
+  return out;
+}
+
 Program parse_program(StrictMap m) {
   Program p;
   p.location = m.location();
@@ -150,6 +203,21 @@ Program parse_program(StrictMap m) {
   if (m.has("measured_step_us")) p.measured_step_us = non_negative(m, "measured_step_us");
   if (m.has("measured_profiler_step_us"))
     p.measured_profiler_step_us = non_negative(m, "measured_profiler_step_us");
+  p.all_gpus = m.optional_boolean("all_gpus").value_or(false);
+  if (m.has("imbalance")) {
+    const std::vector<YAML::Node> items = m.sequence("imbalance");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      p.imbalance.push_back(
+          parse_imbalance(StrictMap(items[i], m.file(), fmt::format("{}[{}]", m.qualified("imbalance"), i))));
+    }
+  }
+  if (m.has("rank_overrides")) {
+    const std::vector<YAML::Node> items = m.sequence("rank_overrides");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      p.rank_overrides.push_back(parse_rank_override(
+          StrictMap(items[i], m.file(), fmt::format("{}[{}]", m.qualified("rank_overrides"), i))));
+    }
+  }
   m.finish();
   validate_program(p);
   return p;
@@ -253,6 +321,37 @@ void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
   out << YAML::EndMap;
 }
 
+void emit_rank_differences(YAML::Emitter& out, const Program& p) {
+  if (p.all_gpus) out << YAML::Key << "all_gpus" << YAML::Value << true;
+  if (!p.imbalance.empty()) {
+    out << YAML::Key << "imbalance" << YAML::Value << YAML::BeginSeq;
+    for (const auto& im : p.imbalance) {
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "kernels" << YAML::Value << YAML::Flow
+          << YAML::BeginSeq;
+      for (const auto& k : im.kernels) out << YAML::DoubleQuoted << k;
+      out << YAML::EndSeq << YAML::Key << "dim" << YAML::Value << std::string(1, im.dim);
+      out << YAML::Key << "factors" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (double f : im.factors) out << f;
+      out << YAML::EndSeq << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
+  if (!p.rank_overrides.empty()) {
+    out << YAML::Key << "rank_overrides" << YAML::Value << YAML::BeginSeq;
+    for (const auto& o : p.rank_overrides) {
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "rank" << YAML::Value << o.rank;
+      out << YAML::Key << "kernel" << YAML::Value << YAML::DoubleQuoted << o.kernel;
+      for (const auto& [key, v] : {std::pair{"m", o.m}, std::pair{"n", o.n}, std::pair{"k", o.k}}) {
+        if (v) out << YAML::Key << key << YAML::Value << *v;
+      }
+      if (o.bytes) out << YAML::Key << "bytes" << YAML::Value << bytes_text(*o.bytes);
+      if (o.time_us) out << YAML::Key << "time_us" << YAML::Value << *o.time_us;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
+}
+
 }  // namespace
 
 std::string programs_to_yaml(const std::vector<Program>& programs) {
@@ -285,6 +384,7 @@ std::string programs_to_yaml(const std::vector<Program>& programs) {
     if (p.measured_step_us) out << YAML::Key << "measured_step_us" << YAML::Value << *p.measured_step_us;
     if (p.measured_profiler_step_us)
       out << YAML::Key << "measured_profiler_step_us" << YAML::Value << *p.measured_profiler_step_us;
+    emit_rank_differences(out, p);
     out << YAML::EndMap;
   }
   out << YAML::EndSeq << YAML::EndMap;

@@ -49,20 +49,7 @@ void FluidSolver::set_capacity(ResourceId r, double capacity, TimePs now) {
   }
 }
 
-FluidSolver::Flow& FluidSolver::get(FlowId f) {
-  if (!alive(f)) throw ModelError("FluidSolver: use of a finished or invalid flow");
-  return flows_[static_cast<size_t>(f.index)];
-}
-const FluidSolver::Flow& FluidSolver::get(FlowId f) const {
-  if (!alive(f)) throw ModelError("FluidSolver: use of a finished or invalid flow");
-  return flows_[static_cast<size_t>(f.index)];
-}
-
-bool FluidSolver::alive(FlowId f) const {
-  return f.index >= 0 && static_cast<size_t>(f.index) < flows_.size() &&
-         flows_[static_cast<size_t>(f.index)].live &&
-         flows_[static_cast<size_t>(f.index)].generation == f.generation;
-}
+void FluidSolver::throw_dead_flow() { throw ModelError("FluidSolver: use of a finished or invalid flow"); }
 
 void FluidSolver::mark_dirty(const Flow& fl) {
   for (const Demand& d : fl.spec.demands) {

@@ -325,6 +325,7 @@ void GpuDispatcher::start_claims() {
       std::unique_ptr<Cohort> cohort;
       if (spare_cohorts_.empty()) {
         cohort = std::make_unique<Cohort>();
+        cohort->slot = cohorts_made_++;
       } else {
         cohort = std::move(spare_cohorts_.back());
         spare_cohorts_.pop_back();
@@ -334,8 +335,9 @@ void GpuDispatcher::start_claims() {
       cohort->cus.reserve(static_cast<size_t>(n));
       cohort->kernel = claim.kernel;
       cohort->started = sim_.now();
-      cohort->ctx = CohortContext{config_.index, claim.xcd,      n, claim.first_wg + config_.xcds * from,
-                                  claim.kernel,  kern.desc.owner};
+      cohort->ctx =
+          CohortContext{config_.index, claim.xcd,       n,           claim.first_wg + config_.xcds * from,
+                        claim.kernel,  kern.desc.owner, cohort->slot};
       for (std::int64_t w = from; w < from + n; ++w) {
         const int cu = claim.workgroups[static_cast<size_t>(w)];
         // A workgroup that fills a CU is the only one on it: no entry to merge with.

@@ -75,6 +75,7 @@ struct Cohort {
   FlowId flow;
   std::vector<std::pair<int, int>> cus;  // (cu, slots) held
   TimePs started = 0;
+  std::int32_t slot = 0;  // CohortContext::slot: kept by the object, which is reused
 };
 
 class GpuDispatcher {
@@ -152,7 +153,8 @@ private:
   std::vector<Stream> streams_;
   std::vector<std::unique_ptr<Cohort>> cohorts_;
   std::vector<std::unique_ptr<Cohort>> spare_cohorts_;  // retired, kept for reuse
-  std::vector<std::vector<int>> resident_;              // [kernel][xcd]
+  std::int32_t cohorts_made_ = 0;
+  std::vector<std::vector<int>> resident_;  // [kernel][xcd]
   // Workgroups placed in the current dispatch round, one entry per (kernel, XCD).
   struct Claim {
     KernelId kernel = -1;

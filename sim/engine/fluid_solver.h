@@ -13,7 +13,6 @@
 #include <functional>
 #include <limits>
 #include <optional>
-#include <queue>
 #include <string>
 #include <vector>
 
@@ -183,7 +182,7 @@ private:
   std::vector<Flow> flows_;
   std::vector<std::int32_t> free_;
   std::vector<ResourceId> dirty_;
-  std::priority_queue<Completion> completions_;
+  std::vector<Completion> completions_;  // a heap (std::push_heap order: earliest on top)
   std::uint32_t stamp_ = 0;
   std::size_t live_ = 0;
   std::size_t sharing_flows_ = 0;  // live flows with demands (the rest run at their bound alone)

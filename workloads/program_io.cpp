@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "workloads/input_limits.h"
 #include "workloads/workload_yaml_fields.h"
 
 namespace c3sim::wl {
@@ -167,9 +168,9 @@ RankOverride parse_rank_override(StrictMap m) {
     m.fail("rank", fmt::format("must be in 0..{}, got {}", kMaxGpus - 1, rank));
   out.rank = static_cast<int>(rank);
   out.kernel = m.string("kernel");
-  if (m.has("m")) out.m = bounded(m, "m", kMaxDim);
-  if (m.has("n")) out.n = bounded(m, "n", kMaxDim);
-  if (m.has("k")) out.k = bounded(m, "k", kMaxDim);
+  if (m.has("m")) out.m = positive_integer(m, "m", kMaxGemmDim);
+  if (m.has("n")) out.n = positive_integer(m, "n", kMaxGemmDim);
+  if (m.has("k")) out.k = positive_integer(m, "k", kMaxGemmDim);
   if (m.has("bytes")) out.bytes = parse_bytes(m, "bytes");
   if (m.has("time_us")) {
     out.time_us = m.number("time_us");
@@ -344,7 +345,7 @@ void emit_rank_differences(YAML::Emitter& out, const Program& p) {
       for (const auto& [key, v] : {std::pair{"m", o.m}, std::pair{"n", o.n}, std::pair{"k", o.k}}) {
         if (v) out << YAML::Key << key << YAML::Value << *v;
       }
-      if (o.bytes) out << YAML::Key << "bytes" << YAML::Value << bytes_text(*o.bytes);
+      if (o.bytes) out << YAML::Key << "bytes" << YAML::Value << byte_count_text(*o.bytes);
       if (o.time_us) out << YAML::Key << "time_us" << YAML::Value << *o.time_us;
       out << YAML::EndMap;
     }

@@ -128,8 +128,7 @@ void Bench::condition() {
     const auto until = std::chrono::steady_clock::now() +
                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                            std::chrono::duration<double, std::milli>(conditioning_.idle_ms));
-    while (std::chrono::steady_clock::now() < until) {
-    }
+    while (std::chrono::steady_clock::now() < until) {}
   }
   if (conditioning_.spin_ms > 0) {
     const auto ns = static_cast<std::uint64_t>(std::llround(conditioning_.spin_ms * 1e6));

@@ -43,7 +43,7 @@ public:
 
 private:
   struct Api;
-  void* library_ = nullptr;
+  [[maybe_unused]] void* library_ = nullptr;  // unused in the AMD build, where NVML is absent
   std::unique_ptr<Api> api_;
   std::vector<void*> handles_;  // nvmlDevice_t per GPU
   std::string why_not_;

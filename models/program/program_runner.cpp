@@ -81,6 +81,7 @@ ProgramResult run_program_all_gpus(ProgramSimulator& sim, const TransformRegistr
   check_all_gpu_policy(registry, policy, program.location);
   const int gpus = program.gpus.value_or(sim.spec().interconnect.gpus);
   std::vector<wl::Program> base;
+  base.reserve(static_cast<size_t>(gpus));
   for (int r = 0; r < gpus; ++r) base.push_back(wl::program_for_rank(program, r));
   const std::vector<std::string> candidates = registry.expand(policy, sim.spec());
   const bool sweep = !(candidates.size() == 1 && candidates[0] == policy);

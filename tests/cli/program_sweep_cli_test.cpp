@@ -141,11 +141,7 @@ TEST_F(ProgramSweepCli, MpiTwoRanksWriteTheSameResult) {
   if (!have_tool("mpirun")) GTEST_SKIP() << "mpirun not found (Debian: openmpi-bin); CI installs it";
   const std::string f = sweep_file();
   ASSERT_EQ(sweep(f, "--threads 1 -o " + path("1.csv")).exit_code, 0);
-  // As in sweep_cli_test.cpp: root in containers, 2 cores, OpenMPI's by-design leaks at finalize.
-  const auto r = run_command(
-      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
-      "ASAN_OPTIONS=detect_leaks=0 mpirun -n 2 " +
-      c3sim_binary() + " sweep " + f + " --threads 1 -o " + path("mpi.csv") + " 2>&1");
+  const auto r = sweep_on_two_mpi_ranks(f, path("mpi.csv"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   if (r.output.find("rank 0 of 2") == std::string::npos) {
     GTEST_SKIP() << "c3sim was built without MPI (C3SIM_WITH_MPI=OFF): " << r.output;

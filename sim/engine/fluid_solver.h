@@ -4,11 +4,12 @@
 // per unit of work) and an optional rate bound (e.g. the compute rate of the CUs a workgroup
 // cohort holds). Rates are recomputed only for the connected component of flows and resources an
 // update touched; remaining work is settled lazily (only when a flow's rate changes), and
-// completion times live in a heap.
+// completion times live in an indexed heap (each live flow with a rate has one entry, moved in
+// place when its completion time changes).
 //
-// Costs: add/update/remove O(d) to mark dirty (d = demands of the flow); solve() is
-// O(k * (f + r)) per dirty component of f flows, r resources, with k <= f filling rounds;
-// next_completion() amortized O(log n) (stale heap entries are skipped).
+// Costs: add/update/remove O(d) to mark dirty (d = demands of the flow) plus O(s) to keep the
+// sorted list of s sharing flows; solve() is O(k * (f + r)) per dirty component of f flows, r
+// resources, with k <= f filling rounds; a re-rate O(log n); next_completion() O(1) after solving.
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -119,7 +120,8 @@ private:
     std::string where;
     std::vector<std::int32_t> flows;  // indices of live flows that use it
     bool dirty = false;
-    std::uint32_t mark = 0;  // BFS visit stamp
+    std::uint32_t mark = 0;      // BFS visit stamp
+    std::int32_t used_pos = -1;  // position in used_resources_ while `flows` is non-empty
   };
   struct Flow {
     FlowSpec spec;
@@ -128,20 +130,10 @@ private:
     double rate = 0;
     TimePs settled_at = 0;
     std::uint32_t generation = 0;
-    std::uint32_t version = 0;  // bumped when its completion time changes
-    TimePs completes_at = -1;   // of the current version (valid while rate > 0)
+    TimePs completes_at = -1;    // valid while rate > 0
+    std::int32_t heap_pos = -1;  // in completions_, or -1
     std::uint32_t mark = 0;
     bool live = false;
-  };
-  struct Completion {
-    TimePs at;
-    std::int32_t index;
-    std::uint32_t generation;
-    std::uint32_t version;
-    bool operator<(const Completion& o) const {
-      if (at != o.at) return at > o.at;  // min-heap on time, then index for determinism
-      return index > o.index;
-    }
   };
 
   Flow& get(FlowId f) {
@@ -161,7 +153,15 @@ private:
   [[nodiscard]] std::vector<Demand> merged_demands(std::vector<Demand> demands, const FlowSpec& spec) const;
   void do_solve(const std::vector<std::int32_t>& flows, const std::vector<ResourceId>& res, TimePs now);
   void schedule_completion(std::int32_t index, TimePs now);
-  void compact_completions();
+  // The completion heap: flow indices ordered by (completes_at, index), earliest on top.
+  [[nodiscard]] bool completes_before(std::int32_t a, std::int32_t b) const;
+  void heap_place(size_t pos, std::int32_t index);
+  void heap_sift(size_t pos);
+  void heap_erase(std::int32_t index);
+  // Sorted list of live flows with demands (the fast path's component, in index order).
+  void note_sharing(std::int32_t index, bool sharing);
+  void note_used(ResourceId r);
+  void note_unused(ResourceId r);
   void note_change(std::int32_t index);
   [[nodiscard]] static std::string describe(const FlowSpec& spec);
 
@@ -182,10 +182,11 @@ private:
   std::vector<Flow> flows_;
   std::vector<std::int32_t> free_;
   std::vector<ResourceId> dirty_;
-  std::vector<Completion> completions_;  // a heap (std::push_heap order: earliest on top)
+  std::vector<std::int32_t> completions_;   // flow indices, a binary heap (completes_before)
+  std::vector<std::int32_t> sharing_list_;  // live flows with demands, ascending index
+  std::vector<ResourceId> used_resources_;  // resources with at least one live flow, any order
   std::uint32_t stamp_ = 0;
   std::size_t live_ = 0;
-  std::size_t sharing_flows_ = 0;  // live flows with demands (the rest run at their bound alone)
   std::uint64_t solve_count_ = 0;
 };
 

@@ -429,8 +429,6 @@ void FluidSolver::live_flow_ids(std::vector<FlowId>& out) const {
   }
 }
 
-double FluidSolver::rate(FlowId f) const { return get(f).rate; }
-
 double FluidSolver::remaining(FlowId f, TimePs now) const {
   const Flow& fl = get(f);
   const double r = fl.remaining - fl.rate * ps_to_s(now - fl.settled_at);
@@ -438,7 +436,6 @@ double FluidSolver::remaining(FlowId f, TimePs now) const {
 }
 
 const std::string& FluidSolver::label(FlowId f) const { return get(f).spec.label; }
-const FlowOwner& FluidSolver::owner(FlowId f) const { return get(f).spec.owner; }
 ResourceKind FluidSolver::resource_kind(ResourceId r) const {
   return resources_.at(static_cast<size_t>(r)).kind;
 }
@@ -473,7 +470,6 @@ FlowId FluidSolver::flow_in_slot(std::int32_t slot) const {
   const Flow& fl = flows_[static_cast<size_t>(slot)];
   return fl.live ? FlowId{slot, fl.generation} : FlowId{};
 }
-const std::vector<Demand>& FluidSolver::demands(FlowId f) const { return get(f).spec.demands; }
 const std::string& FluidSolver::resource_name(ResourceId r) const {
   return resources_.at(static_cast<size_t>(r)).name;
 }

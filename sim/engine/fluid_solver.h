@@ -81,11 +81,12 @@ public:
            flows_[static_cast<std::size_t>(f.index)].live &&
            flows_[static_cast<std::size_t>(f.index)].generation == f.generation;
   }
-  [[nodiscard]] double rate(FlowId f) const;
+  // Inline too: observers read these for every changed flow on every step.
+  [[nodiscard]] double rate(FlowId f) const { return get(f).rate; }
   [[nodiscard]] double remaining(FlowId f, TimePs now) const;
   [[nodiscard]] const std::string& label(FlowId f) const;
-  [[nodiscard]] const FlowOwner& owner(FlowId f) const;
-  [[nodiscard]] const std::vector<Demand>& demands(FlowId f) const;
+  [[nodiscard]] const FlowOwner& owner(FlowId f) const { return get(f).spec.owner; }
+  [[nodiscard]] const std::vector<Demand>& demands(FlowId f) const { return get(f).spec.demands; }
 
   [[nodiscard]] std::size_t resource_count() const { return resources_.size(); }
   [[nodiscard]] const std::string& resource_name(ResourceId r) const;

@@ -88,10 +88,6 @@ void GpuDispatcher::arrive(KernelId k) {
   if (try_dispatch() && listener_) listener_(*this);
 }
 
-int GpuDispatcher::resident(KernelId k, int xcd) const {
-  return resident_.at(static_cast<size_t>(k)).at(static_cast<size_t>(xcd));
-}
-
 int GpuDispatcher::busy_cus() const {
   int n = 0;
   for (int s : free_slots_) n += (s < config_.slots_per_cu) ? 1 : 0;

@@ -357,29 +357,25 @@ void FluidSolver::schedule_completion(std::int32_t index, TimePs now) {
   fl.completes_at = now + (ps > 4e18 ? static_cast<TimePs>(4e18) : static_cast<TimePs>(ps));
   if (fl.heap_pos < 0) {
     fl.heap_pos = static_cast<std::int32_t>(completions_.size());
-    completions_.push_back(index);
+    completions_.push_back(Completion{fl.completes_at, index});
+  } else {
+    completions_[static_cast<size_t>(fl.heap_pos)].at = fl.completes_at;
   }
   heap_sift(static_cast<size_t>(fl.heap_pos));
 }
 
-// Earliest completion first; equal times in flow-index order (deterministic).
-bool FluidSolver::completes_before(std::int32_t a, std::int32_t b) const {
-  const TimePs ta = flows_[static_cast<size_t>(a)].completes_at;
-  const TimePs tb = flows_[static_cast<size_t>(b)].completes_at;
-  return ta != tb ? ta < tb : a < b;
+void FluidSolver::heap_place(size_t pos, Completion c) {
+  completions_[pos] = c;
+  flows_[static_cast<size_t>(c.index)].heap_pos = static_cast<std::int32_t>(pos);
 }
 
-void FluidSolver::heap_place(size_t pos, std::int32_t index) {
-  completions_[pos] = index;
-  flows_[static_cast<size_t>(index)].heap_pos = static_cast<std::int32_t>(pos);
-}
-
-// Moves the entry at `pos` up or down to where its key now belongs.
+// Moves the entry at `pos` up or down to where its time now belongs (earliest first; equal times
+// in flow-index order, so the order is deterministic).
 void FluidSolver::heap_sift(size_t pos) {
-  const std::int32_t index = completions_[pos];
+  const Completion c = completions_[pos];
   while (pos > 0) {
     const size_t parent = (pos - 1) / 2;
-    if (!completes_before(index, completions_[parent])) break;
+    if (!c.before(completions_[parent])) break;
     heap_place(pos, completions_[parent]);
     pos = parent;
   }
@@ -387,12 +383,12 @@ void FluidSolver::heap_sift(size_t pos) {
   for (;;) {
     size_t child = 2 * pos + 1;
     if (child >= n) break;
-    if (child + 1 < n && completes_before(completions_[child + 1], completions_[child])) ++child;
-    if (!completes_before(completions_[child], index)) break;
+    if (child + 1 < n && completions_[child + 1].before(completions_[child])) ++child;
+    if (!completions_[child].before(c)) break;
     heap_place(pos, completions_[child]);
     pos = child;
   }
-  heap_place(pos, index);
+  heap_place(pos, c);
 }
 
 void FluidSolver::heap_erase(std::int32_t index) {
@@ -400,7 +396,7 @@ void FluidSolver::heap_erase(std::int32_t index) {
   if (fl.heap_pos < 0) return;
   const auto pos = static_cast<size_t>(fl.heap_pos);
   fl.heap_pos = -1;
-  const std::int32_t last = completions_.back();
+  const Completion last = completions_.back();
   completions_.pop_back();
   if (pos < completions_.size()) {
     completions_[pos] = last;
@@ -411,9 +407,8 @@ void FluidSolver::heap_erase(std::int32_t index) {
 std::optional<std::pair<TimePs, FlowId>> FluidSolver::next_completion(TimePs now) {
   solve(now);
   if (completions_.empty()) return std::nullopt;
-  const std::int32_t index = completions_.front();
-  const Flow& fl = flows_[static_cast<size_t>(index)];
-  return std::make_pair(fl.completes_at, FlowId{index, fl.generation});
+  const Completion& c = completions_.front();
+  return std::make_pair(c.at, FlowId{c.index, flows_[static_cast<size_t>(c.index)].generation});
 }
 
 std::vector<FlowId> FluidSolver::live_flow_ids() const {

@@ -155,8 +155,13 @@ private:
   void do_solve(const std::vector<std::int32_t>& flows, const std::vector<ResourceId>& res, TimePs now);
   void schedule_completion(std::int32_t index, TimePs now);
   // The completion heap: flow indices ordered by (completes_at, index), earliest on top.
-  [[nodiscard]] bool completes_before(std::int32_t a, std::int32_t b) const;
-  void heap_place(size_t pos, std::int32_t index);
+  // An entry carries its time, so comparisons read the heap alone (not the flows' records).
+  struct Completion {
+    TimePs at;
+    std::int32_t index;
+    [[nodiscard]] bool before(const Completion& o) const { return at != o.at ? at < o.at : index < o.index; }
+  };
+  void heap_place(size_t pos, Completion c);
   void heap_sift(size_t pos);
   void heap_erase(std::int32_t index);
   // Sorted list of live flows with demands (the fast path's component, in index order).
@@ -183,7 +188,7 @@ private:
   std::vector<Flow> flows_;
   std::vector<std::int32_t> free_;
   std::vector<ResourceId> dirty_;
-  std::vector<std::int32_t> completions_;   // flow indices, a binary heap (completes_before)
+  std::vector<Completion> completions_;     // a binary min-heap (Completion::before)
   std::vector<std::int32_t> sharing_list_;  // live flows with demands, ascending index
   std::vector<ResourceId> used_resources_;  // resources with at least one live flow, any order
   std::uint32_t stamp_ = 0;

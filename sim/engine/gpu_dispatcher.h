@@ -117,6 +117,7 @@ private:
     StreamId stream = -1;
     std::int64_t next_wg = 0;              // workgroups dispatched so far
     std::vector<std::int64_t> dispatched;  // per XCD
+    std::vector<std::int64_t> xcd_share;   // per XCD: its workgroups (round-robin share)
     std::vector<double> share_credit;      // per XCD: slots owed under later_kernel_share
     std::int64_t finished_wgs = 0;
     bool arrived = false;

@@ -108,8 +108,10 @@ std::string FluidSolver::describe(const FlowSpec& spec) {
 // per flow (sorted by resource id, zero demands dropped). In place: this runs for every cohort
 // started and every refresh, and a fresh vector each time was a measurable share of a run.
 std::vector<Demand> FluidSolver::merged_demands(std::vector<Demand> demands, const FlowSpec& spec) const {
-  std::sort(demands.begin(), demands.end(),
-            [](const Demand& a, const Demand& b) { return a.resource < b.resource; });
+  const auto by_resource = [](const Demand& a, const Demand& b) { return a.resource < b.resource; };
+  // Models list their demands in resource order already (L2, fabric, LLC, HBM, links): check first.
+  if (!std::is_sorted(demands.begin(), demands.end(), by_resource))
+    std::sort(demands.begin(), demands.end(), by_resource);
   size_t out = 0;
   for (const Demand& d : demands) {
     if (d.resource < 0 || static_cast<size_t>(d.resource) >= resources_.size()) {

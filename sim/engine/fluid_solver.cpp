@@ -225,6 +225,22 @@ void FluidSolver::remove_flow(FlowId f, TimePs now) {
 }
 
 void FluidSolver::solve(TimePs now) {
+  // A dirty resource that carries every flow with demands (the HBM in a GPU step, usually) puts
+  // them all in one component with every resource they use: solved once here from the kept lists
+  // (flows sorted by index, the order the search below sorts into; which order the resources come
+  // in does not matter to do_solve) instead of by a graph search from whichever resource was
+  // marked dirty last (often a link, which only the collective's flows use). Any other dirty
+  // resource either belongs to that component or carries no flow.
+  if (!sharing_list_.empty()) {
+    const bool whole = std::any_of(dirty_.begin(), dirty_.end(), [this](ResourceId r) {
+      const Resource& res = resources_[static_cast<size_t>(r)];
+      return res.dirty && res.flows.size() == sharing_list_.size();
+    });
+    if (whole) {
+      for (const ResourceId r : used_resources_) resources_[static_cast<size_t>(r)].dirty = false;
+      do_solve(sharing_list_, used_resources_, now);
+    }
+  }
   while (!dirty_.empty()) {
     // Collect the connected component reachable from one dirty resource through shared flows.
     const ResourceId seed = dirty_.back();
@@ -233,16 +249,6 @@ void FluidSolver::solve(TimePs now) {
     ++stamp_;
     std::vector<ResourceId>& comp_res = comp_res_;
     std::vector<std::int32_t>& comp_flows = comp_flows_;
-    if (resources_[static_cast<size_t>(seed)].flows.size() == sharing_list_.size() &&
-        !sharing_list_.empty()) {
-      // The seed carries every flow that has demands (the HBM in a GPU step, usually): the component
-      // is all of them (kept sorted by index, the order the search below sorts into) and every
-      // resource they use (kept as a list), instead of a graph search; which order the resources
-      // come in does not matter to do_solve.
-      for (const ResourceId r : used_resources_) resources_[static_cast<size_t>(r)].dirty = false;
-      do_solve(sharing_list_, used_resources_, now);
-      continue;
-    }
     comp_res.assign(1, seed);
     comp_flows.clear();
     resources_[static_cast<size_t>(seed)].mark = stamp_;

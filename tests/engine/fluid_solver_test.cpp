@@ -180,5 +180,25 @@ TEST(FluidSolver, SharingFlowsAddedOutOfIndexOrderSolveAsOneComponent) {
   EXPECT_NEAR(s.rate(w), 60.0, 1e-9);
 }
 
+TEST(FluidSolver, ComponentFoundFromAnyDirtyResource) {
+  // a uses hbm (100 B/s); b uses hbm and a link (30 B/s), listed after hbm, so a change to b marks
+  // the link dirty last. Equal weights: b is held to 30 by the link, a takes the 70 left.
+  // Then b needs 2 link bytes per unit: the link allows b 15, a takes 85.
+  FluidSolver s;
+  const ResourceId hbm = s.add_resource("hbm", 100.0);
+  const ResourceId link = s.add_resource("link", 30.0);
+  const FlowId a = s.add_flow(FlowSpec{1.0, {{hbm, 1.0}}, kUnbounded, 1.0, "a", {}}, 0);
+  const FlowId b = s.add_flow(FlowSpec{1.0, {{hbm, 1.0}, {link, 1.0}}, kUnbounded, 1.0, "b", {}}, 0);
+  s.solve(0);
+  EXPECT_NEAR(s.rate(a), 70.0, 1e-9);
+  EXPECT_NEAR(s.rate(b), 30.0, 1e-9);
+  const auto before = s.solves();
+  s.update_flow(b, {{hbm, 1.0}, {link, 2.0}}, kUnbounded, 0);
+  s.solve(0);
+  EXPECT_EQ(s.solves(), before + 1);  // one component, solved once
+  EXPECT_NEAR(s.rate(a), 85.0, 1e-9);
+  EXPECT_NEAR(s.rate(b), 15.0, 1e-9);
+}
+
 }  // namespace
 }  // namespace c3sim::engine

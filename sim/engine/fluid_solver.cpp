@@ -200,8 +200,10 @@ void FluidSolver::update_flow(FlowId f, std::vector<Demand> demands, double boun
   fl.spec.demands = std::move(demands);
   fl.spec.bound = bound;
   fl.weight = effective_weight(fl.spec);
-  if (!same_resources) attach(f.index);
-  mark_dirty(fl);
+  if (!same_resources) {
+    attach(f.index);
+    mark_dirty(fl);  // the new resources (the same ones were marked above)
+  }
   note_change(f.index);  // its demand coefficients changed, whether or not its rate does
   if (fl.spec.demands.empty()) {
     fl.rate = fl.spec.bound;

@@ -48,7 +48,9 @@ engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& c
   const double others = load_by_others(ctx.owner.kernel);
   const double u = state_.isolate_queueing ? 0.0 : std::clamp(others, 0.0, 1.0);
   w.bound_per_wg = wg_rate_ / (1.0 + stall_fraction_ * u);
-  applied_load_[ctx.first_wg] = others;
+  const auto slot = static_cast<size_t>(ctx.slot);
+  if (applied_load_.size() <= slot) applied_load_.resize(slot + 1, 0.0);
+  applied_load_[slot] = others;
   w.startup_latency = startup_;
   const double fabric = plan_.cu_fabric_bytes_per_byte();
   w.demands.reserve(4 + static_cast<size_t>(plan_.peers));
@@ -68,10 +70,10 @@ engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& c
 
 std::optional<engine::CohortWork> CuCollectiveModel::refresh(const engine::CohortContext& ctx) {
   if (stall_fraction_ <= 0 && link_stall_fraction_ <= 0) return std::nullopt;
-  auto [it, fresh] = applied_load_.try_emplace(ctx.first_wg, 0.0);
+  // cohort_work wrote this cohort's entry when it started (the dispatcher refreshes running
+  // cohorts only).
   const double others = load_by_others(ctx.owner.kernel);
-  if (!fresh && it->second == others) return std::nullopt;
-  it->second = others;
+  if (applied_load_.at(static_cast<size_t>(ctx.slot)) == others) return std::nullopt;
   return cohort_work(ctx);
 }
 

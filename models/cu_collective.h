@@ -5,7 +5,7 @@
 // points ("all-gather stops gaining near 32 CUs, all-to-all near 64") follow from that cap, the
 // copy passes per byte and the link bandwidth.
 #include <cstdint>
-#include <unordered_map>
+#include <vector>
 
 #include "models/collective_plan.h"
 #include "models/interference_state.h"
@@ -31,9 +31,12 @@ private:
   const InterferenceState& state_;
   double stall_fraction_;
   double link_stall_fraction_;
-  std::unordered_map<std::int64_t, double> applied_load_;  // per cohort: load its bound used
-  double wg_rate_;                                         // sent bytes per second one workgroup can push
-  TimePs startup_;                                         // protocol latency of all steps
+  // Per running cohort, by its dispatcher slot (CohortContext::slot, written by cohort_work when
+  // the cohort starts): the load its bound used. A vector, not a map keyed by first workgroup: one
+  // map node per cohort start was a visible share of a run.
+  std::vector<double> applied_load_;
+  double wg_rate_;  // sent bytes per second one workgroup can push
+  TimePs startup_;  // protocol latency of all steps
   TimePs launch_latency_;
   double link_efficiency_;
   double hbm_latency_ratio_;  // model.gemm.hbm_miss_latency_ratio: the memory's, whoever asks

@@ -30,7 +30,7 @@ ResourceId FluidSolver::add_resource(std::string name, double capacity, Resource
   if (!(capacity >= 0) || !std::isfinite(capacity)) {
     throw ModelError(fmt::format("resource '{}' has invalid capacity {}", name, capacity));
   }
-  resources_.push_back(Resource{std::move(name), capacity, kind, std::move(where), {}, false, 0});
+  resources_.push_back(Resource{std::move(name), capacity, kind, std::move(where), {}, false, 0, -1});
   return static_cast<ResourceId>(resources_.size() - 1);
 }
 
@@ -63,7 +63,9 @@ void FluidSolver::mark_dirty(const Flow& fl) {
 
 void FluidSolver::attach(std::int32_t index) {
   for (const Demand& d : flows_[static_cast<size_t>(index)].spec.demands) {
-    resources_[static_cast<size_t>(d.resource)].flows.push_back(index);
+    auto& v = resources_[static_cast<size_t>(d.resource)].flows;
+    if (v.empty()) note_used(d.resource);
+    v.push_back(index);
   }
 }
 
@@ -71,7 +73,30 @@ void FluidSolver::detach(std::int32_t index) {
   for (const Demand& d : flows_[static_cast<size_t>(index)].spec.demands) {
     auto& v = resources_[static_cast<size_t>(d.resource)].flows;
     v.erase(std::remove(v.begin(), v.end(), index), v.end());
+    if (v.empty()) note_unused(d.resource);
   }
+}
+
+void FluidSolver::note_used(ResourceId r) {
+  resources_[static_cast<size_t>(r)].used_pos = static_cast<std::int32_t>(used_resources_.size());
+  used_resources_.push_back(r);
+}
+
+void FluidSolver::note_unused(ResourceId r) {
+  // Swap-remove: do_solve's result does not depend on the order of a component's resources.
+  Resource& res = resources_[static_cast<size_t>(r)];
+  const ResourceId last = used_resources_.back();
+  used_resources_[static_cast<size_t>(res.used_pos)] = last;
+  resources_[static_cast<size_t>(last)].used_pos = res.used_pos;
+  used_resources_.pop_back();
+  res.used_pos = -1;
+}
+
+void FluidSolver::note_sharing(std::int32_t index, bool sharing) {
+  const auto at = std::lower_bound(sharing_list_.begin(), sharing_list_.end(), index);
+  const bool listed = at != sharing_list_.end() && *at == index;
+  if (sharing && !listed) sharing_list_.insert(at, index);
+  if (!sharing && listed) sharing_list_.erase(at);
 }
 
 std::string FluidSolver::describe(const FlowSpec& spec) {
@@ -83,8 +108,10 @@ std::string FluidSolver::describe(const FlowSpec& spec) {
 // per flow (sorted by resource id, zero demands dropped). In place: this runs for every cohort
 // started and every refresh, and a fresh vector each time was a measurable share of a run.
 std::vector<Demand> FluidSolver::merged_demands(std::vector<Demand> demands, const FlowSpec& spec) const {
-  std::sort(demands.begin(), demands.end(),
-            [](const Demand& a, const Demand& b) { return a.resource < b.resource; });
+  const auto by_resource = [](const Demand& a, const Demand& b) { return a.resource < b.resource; };
+  // Models list their demands in resource order already (L2, fabric, LLC, HBM, links): check first.
+  if (!std::is_sorted(demands.begin(), demands.end(), by_resource))
+    std::sort(demands.begin(), demands.end(), by_resource);
   size_t out = 0;
   for (const Demand& d : demands) {
     if (d.resource < 0 || static_cast<size_t>(d.resource) >= resources_.size()) {
@@ -127,7 +154,6 @@ FlowId FluidSolver::add_flow(FlowSpec spec, TimePs now) {
   }
   Flow& fl = flows_[static_cast<size_t>(index)];
   fl.generation++;
-  fl.version++;
   fl.completes_at = -1;
   fl.spec = std::move(spec);
   fl.weight = effective_weight(fl.spec);
@@ -136,7 +162,7 @@ FlowId FluidSolver::add_flow(FlowSpec spec, TimePs now) {
   fl.settled_at = now;
   fl.live = true;
   attach(index);
-  if (!fl.spec.demands.empty()) ++sharing_flows_;
+  if (!fl.spec.demands.empty()) note_sharing(index, true);
   mark_dirty(fl);
   note_change(index);
   if (fl.spec.demands.empty()) {
@@ -170,13 +196,14 @@ void FluidSolver::update_flow(FlowId f, std::vector<Demand> demands, double boun
       std::equal(demands.begin(), demands.end(), fl.spec.demands.begin(), fl.spec.demands.end(),
                  [](const Demand& a, const Demand& b) { return a.resource == b.resource; });
   if (!same_resources) detach(f.index);
-  if (!fl.spec.demands.empty()) --sharing_flows_;
-  if (!demands.empty()) ++sharing_flows_;
+  if (fl.spec.demands.empty() != demands.empty()) note_sharing(f.index, !demands.empty());
   fl.spec.demands = std::move(demands);
   fl.spec.bound = bound;
   fl.weight = effective_weight(fl.spec);
-  if (!same_resources) attach(f.index);
-  mark_dirty(fl);
+  if (!same_resources) {
+    attach(f.index);
+    mark_dirty(fl);  // the new resources (the same ones were marked above)
+  }
   note_change(f.index);  // its demand coefficients changed, whether or not its rate does
   if (fl.spec.demands.empty()) {
     fl.rate = fl.spec.bound;
@@ -189,16 +216,33 @@ void FluidSolver::remove_flow(FlowId f, TimePs now) {
   settle(fl, now);
   mark_dirty(fl);
   detach(f.index);
-  if (!fl.spec.demands.empty()) --sharing_flows_;
+  if (!fl.spec.demands.empty()) note_sharing(f.index, false);
   note_change(f.index);
   fl.live = false;
   fl.rate = 0;
-  fl.version++;
+  fl.completes_at = -1;
+  heap_erase(f.index);
   free_.push_back(f.index);
   live_--;
 }
 
 void FluidSolver::solve(TimePs now) {
+  // A dirty resource that carries every flow with demands (the HBM in a GPU step, usually) puts
+  // them all in one component with every resource they use: solved once here from the kept lists
+  // (flows sorted by index, the order the search below sorts into; which order the resources come
+  // in does not matter to do_solve) instead of by a graph search from whichever resource was
+  // marked dirty last (often a link, which only the collective's flows use). Any other dirty
+  // resource either belongs to that component or carries no flow.
+  if (!sharing_list_.empty()) {
+    const bool whole = std::any_of(dirty_.begin(), dirty_.end(), [this](ResourceId r) {
+      const Resource& res = resources_[static_cast<size_t>(r)];
+      return res.dirty && res.flows.size() == sharing_list_.size();
+    });
+    if (whole) {
+      for (const ResourceId r : used_resources_) resources_[static_cast<size_t>(r)].dirty = false;
+      do_solve(sharing_list_, used_resources_, now);
+    }
+  }
   while (!dirty_.empty()) {
     // Collect the connected component reachable from one dirty resource through shared flows.
     const ResourceId seed = dirty_.back();
@@ -207,25 +251,6 @@ void FluidSolver::solve(TimePs now) {
     ++stamp_;
     std::vector<ResourceId>& comp_res = comp_res_;
     std::vector<std::int32_t>& comp_flows = comp_flows_;
-    if (resources_[static_cast<size_t>(seed)].flows.size() == sharing_flows_ && sharing_flows_ > 0) {
-      // The seed carries every flow that has demands (the HBM in a GPU step, usually): the component
-      // is all of them and every resource they use. Collected by one scan in index order (the order
-      // the search below sorts into) instead of a graph search; which order the resources come in
-      // does not matter to do_solve.
-      comp_flows.clear();
-      for (size_t i = 0; i < flows_.size(); ++i) {
-        if (flows_[i].live && !flows_[i].spec.demands.empty())
-          comp_flows.push_back(static_cast<std::int32_t>(i));
-      }
-      comp_res.clear();
-      for (size_t r = 0; r < resources_.size(); ++r) {
-        if (resources_[r].flows.empty()) continue;
-        resources_[r].dirty = false;
-        comp_res.push_back(static_cast<ResourceId>(r));
-      }
-      do_solve(comp_flows, comp_res, now);
-      continue;
-    }
     comp_res.assign(1, seed);
     comp_flows.clear();
     resources_[static_cast<size_t>(seed)].mark = stamp_;
@@ -332,45 +357,68 @@ void FluidSolver::do_solve(const std::vector<std::int32_t>& flows, const std::ve
 
 void FluidSolver::schedule_completion(std::int32_t index, TimePs now) {
   Flow& fl = flows_[static_cast<size_t>(index)];
-  fl.version++;
-  fl.completes_at = -1;
-  if (fl.rate <= 0) return;
+  if (fl.rate <= 0) {
+    fl.completes_at = -1;
+    heap_erase(index);
+    return;
+  }
   const double seconds = fl.remaining / fl.rate;
   const double ps = std::ceil(seconds * 1e12);
-  const TimePs at = now + (ps > 4e18 ? static_cast<TimePs>(4e18) : static_cast<TimePs>(ps));
-  fl.completes_at = at;
-  completions_.push_back(Completion{at, index, fl.generation, fl.version});
-  std::push_heap(completions_.begin(), completions_.end());
-  // Every re-rate leaves a stale entry behind; rebuild from the live flows before stale ones
-  // dominate the heap (they would cost O(log n) each to skip).
-  if (completions_.size() > 4 * live_ + 64) compact_completions();
+  fl.completes_at = now + (ps > 4e18 ? static_cast<TimePs>(4e18) : static_cast<TimePs>(ps));
+  if (fl.heap_pos < 0) {
+    fl.heap_pos = static_cast<std::int32_t>(completions_.size());
+    completions_.push_back(Completion{fl.completes_at, index});
+  } else {
+    completions_[static_cast<size_t>(fl.heap_pos)].at = fl.completes_at;
+  }
+  heap_sift(static_cast<size_t>(fl.heap_pos));
 }
 
-void FluidSolver::compact_completions() {
-  // In place: the heap's storage is kept, so compaction allocates nothing once it has grown.
-  completions_.clear();
-  for (size_t i = 0; i < flows_.size(); ++i) {
-    const Flow& fl = flows_[i];
-    if (fl.live && fl.rate > 0 && fl.completes_at >= 0) {
-      completions_.push_back(
-          Completion{fl.completes_at, static_cast<std::int32_t>(i), fl.generation, fl.version});
-    }
+void FluidSolver::heap_place(size_t pos, Completion c) {
+  completions_[pos] = c;
+  flows_[static_cast<size_t>(c.index)].heap_pos = static_cast<std::int32_t>(pos);
+}
+
+// Moves the entry at `pos` up or down to where its time now belongs (earliest first; equal times
+// in flow-index order, so the order is deterministic).
+void FluidSolver::heap_sift(size_t pos) {
+  const Completion c = completions_[pos];
+  while (pos > 0) {
+    const size_t parent = (pos - 1) / 2;
+    if (!c.before(completions_[parent])) break;
+    heap_place(pos, completions_[parent]);
+    pos = parent;
   }
-  std::make_heap(completions_.begin(), completions_.end());
+  const size_t n = completions_.size();
+  for (;;) {
+    size_t child = 2 * pos + 1;
+    if (child >= n) break;
+    if (child + 1 < n && completions_[child + 1].before(completions_[child])) ++child;
+    if (!completions_[child].before(c)) break;
+    heap_place(pos, completions_[child]);
+    pos = child;
+  }
+  heap_place(pos, c);
+}
+
+void FluidSolver::heap_erase(std::int32_t index) {
+  Flow& fl = flows_[static_cast<size_t>(index)];
+  if (fl.heap_pos < 0) return;
+  const auto pos = static_cast<size_t>(fl.heap_pos);
+  fl.heap_pos = -1;
+  const Completion last = completions_.back();
+  completions_.pop_back();
+  if (pos < completions_.size()) {
+    completions_[pos] = last;
+    heap_sift(pos);
+  }
 }
 
 std::optional<std::pair<TimePs, FlowId>> FluidSolver::next_completion(TimePs now) {
   solve(now);
-  while (!completions_.empty()) {
-    const Completion& c = completions_.front();
-    const Flow& fl = flows_[static_cast<size_t>(c.index)];
-    if (fl.live && fl.generation == c.generation && fl.version == c.version) {
-      return std::make_pair(c.at, FlowId{c.index, c.generation});
-    }
-    std::pop_heap(completions_.begin(), completions_.end());
-    completions_.pop_back();
-  }
-  return std::nullopt;
+  if (completions_.empty()) return std::nullopt;
+  const Completion& c = completions_.front();
+  return std::make_pair(c.at, FlowId{c.index, flows_[static_cast<size_t>(c.index)].generation});
 }
 
 std::vector<FlowId> FluidSolver::live_flow_ids() const {
@@ -386,8 +434,6 @@ void FluidSolver::live_flow_ids(std::vector<FlowId>& out) const {
   }
 }
 
-double FluidSolver::rate(FlowId f) const { return get(f).rate; }
-
 double FluidSolver::remaining(FlowId f, TimePs now) const {
   const Flow& fl = get(f);
   const double r = fl.remaining - fl.rate * ps_to_s(now - fl.settled_at);
@@ -395,7 +441,6 @@ double FluidSolver::remaining(FlowId f, TimePs now) const {
 }
 
 const std::string& FluidSolver::label(FlowId f) const { return get(f).spec.label; }
-const FlowOwner& FluidSolver::owner(FlowId f) const { return get(f).spec.owner; }
 ResourceKind FluidSolver::resource_kind(ResourceId r) const {
   return resources_.at(static_cast<size_t>(r)).kind;
 }
@@ -430,7 +475,6 @@ FlowId FluidSolver::flow_in_slot(std::int32_t slot) const {
   const Flow& fl = flows_[static_cast<size_t>(slot)];
   return fl.live ? FlowId{slot, fl.generation} : FlowId{};
 }
-const std::vector<Demand>& FluidSolver::demands(FlowId f) const { return get(f).spec.demands; }
 const std::string& FluidSolver::resource_name(ResourceId r) const {
   return resources_.at(static_cast<size_t>(r)).name;
 }

@@ -4,11 +4,12 @@
 // per unit of work) and an optional rate bound (e.g. the compute rate of the CUs a workgroup
 // cohort holds). Rates are recomputed only for the connected component of flows and resources an
 // update touched; remaining work is settled lazily (only when a flow's rate changes), and
-// completion times live in a heap.
+// completion times live in an indexed heap (each live flow with a rate has one entry, moved in
+// place when its completion time changes).
 //
-// Costs: add/update/remove O(d) to mark dirty (d = demands of the flow); solve() is
-// O(k * (f + r)) per dirty component of f flows, r resources, with k <= f filling rounds;
-// next_completion() amortized O(log n) (stale heap entries are skipped).
+// Costs: add/update/remove O(d) to mark dirty (d = demands of the flow) plus O(s) to keep the
+// sorted list of s sharing flows; solve() is O(k * (f + r)) per dirty component of f flows, r
+// resources, with k <= f filling rounds; a re-rate O(log n); next_completion() O(1) after solving.
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -80,11 +81,12 @@ public:
            flows_[static_cast<std::size_t>(f.index)].live &&
            flows_[static_cast<std::size_t>(f.index)].generation == f.generation;
   }
-  [[nodiscard]] double rate(FlowId f) const;
+  // Inline too: observers read these for every changed flow on every step.
+  [[nodiscard]] double rate(FlowId f) const { return get(f).rate; }
   [[nodiscard]] double remaining(FlowId f, TimePs now) const;
   [[nodiscard]] const std::string& label(FlowId f) const;
-  [[nodiscard]] const FlowOwner& owner(FlowId f) const;
-  [[nodiscard]] const std::vector<Demand>& demands(FlowId f) const;
+  [[nodiscard]] const FlowOwner& owner(FlowId f) const { return get(f).spec.owner; }
+  [[nodiscard]] const std::vector<Demand>& demands(FlowId f) const { return get(f).spec.demands; }
 
   [[nodiscard]] std::size_t resource_count() const { return resources_.size(); }
   [[nodiscard]] const std::string& resource_name(ResourceId r) const;
@@ -119,7 +121,8 @@ private:
     std::string where;
     std::vector<std::int32_t> flows;  // indices of live flows that use it
     bool dirty = false;
-    std::uint32_t mark = 0;  // BFS visit stamp
+    std::uint32_t mark = 0;      // BFS visit stamp
+    std::int32_t used_pos = -1;  // position in used_resources_ while `flows` is non-empty
   };
   struct Flow {
     FlowSpec spec;
@@ -128,20 +131,10 @@ private:
     double rate = 0;
     TimePs settled_at = 0;
     std::uint32_t generation = 0;
-    std::uint32_t version = 0;  // bumped when its completion time changes
-    TimePs completes_at = -1;   // of the current version (valid while rate > 0)
+    TimePs completes_at = -1;    // valid while rate > 0
+    std::int32_t heap_pos = -1;  // in completions_, or -1
     std::uint32_t mark = 0;
     bool live = false;
-  };
-  struct Completion {
-    TimePs at;
-    std::int32_t index;
-    std::uint32_t generation;
-    std::uint32_t version;
-    bool operator<(const Completion& o) const {
-      if (at != o.at) return at > o.at;  // min-heap on time, then index for determinism
-      return index > o.index;
-    }
   };
 
   Flow& get(FlowId f) {
@@ -161,7 +154,20 @@ private:
   [[nodiscard]] std::vector<Demand> merged_demands(std::vector<Demand> demands, const FlowSpec& spec) const;
   void do_solve(const std::vector<std::int32_t>& flows, const std::vector<ResourceId>& res, TimePs now);
   void schedule_completion(std::int32_t index, TimePs now);
-  void compact_completions();
+  // The completion heap: flow indices ordered by (completes_at, index), earliest on top.
+  // An entry carries its time, so comparisons read the heap alone (not the flows' records).
+  struct Completion {
+    TimePs at;
+    std::int32_t index;
+    [[nodiscard]] bool before(const Completion& o) const { return at != o.at ? at < o.at : index < o.index; }
+  };
+  void heap_place(size_t pos, Completion c);
+  void heap_sift(size_t pos);
+  void heap_erase(std::int32_t index);
+  // Sorted list of live flows with demands (the fast path's component, in index order).
+  void note_sharing(std::int32_t index, bool sharing);
+  void note_used(ResourceId r);
+  void note_unused(ResourceId r);
   void note_change(std::int32_t index);
   [[nodiscard]] static std::string describe(const FlowSpec& spec);
 
@@ -182,10 +188,11 @@ private:
   std::vector<Flow> flows_;
   std::vector<std::int32_t> free_;
   std::vector<ResourceId> dirty_;
-  std::vector<Completion> completions_;  // a heap (std::push_heap order: earliest on top)
+  std::vector<Completion> completions_;     // a binary min-heap (Completion::before)
+  std::vector<std::int32_t> sharing_list_;  // live flows with demands, ascending index
+  std::vector<ResourceId> used_resources_;  // resources with at least one live flow, any order
   std::uint32_t stamp_ = 0;
   std::size_t live_ = 0;
-  std::size_t sharing_flows_ = 0;  // live flows with demands (the rest run at their bound alone)
   std::uint64_t solve_count_ = 0;
 };
 

@@ -65,6 +65,12 @@ KernelId GpuDispatcher::launch(StreamId stream, KernelDesc desc, std::shared_ptr
   k.stats.enqueued = sim_.now();
   k.stats.workgroups = k.desc.workgroups;
   k.dispatched.assign(static_cast<size_t>(config_.xcds), 0);
+  // Workgroup i belongs to XCD i mod X: XCD x's share, computed once (place() reads it per XCD on
+  // every dispatch round, and a 64-bit division each time showed in profiles).
+  const std::int64_t X = config_.xcds;
+  k.xcd_share.resize(static_cast<size_t>(X));
+  for (std::int64_t x = 0; x < X; ++x)
+    k.xcd_share[static_cast<size_t>(x)] = (k.desc.workgroups - x + X - 1) / X;
   k.share_credit.assign(static_cast<size_t>(config_.xcds), 0.0);
   kernels_.push_back(std::move(k));
   resident_.emplace_back(static_cast<size_t>(config_.xcds), 0);
@@ -86,10 +92,6 @@ void GpuDispatcher::arrive(KernelId k) {
   kern.arrived = true;
   kern.stats.arrived = sim_.now();
   if (try_dispatch() && listener_) listener_(*this);
-}
-
-int GpuDispatcher::resident(KernelId k, int xcd) const {
-  return resident_.at(static_cast<size_t>(k)).at(static_cast<size_t>(xcd));
 }
 
 int GpuDispatcher::busy_cus() const {
@@ -183,8 +185,8 @@ std::int64_t GpuDispatcher::free_capacity(KernelId k, int xcd) const {
   const Stream& st = streams_[static_cast<size_t>(kern.stream)];
   const int free_here = st.free_slots[static_cast<size_t>(xcd)];
   // One-slot workgroups (the usual configuration) fit once per free slot the mask allows.
-  if (kern.desc.slots_per_wg == 1 || free_here < kern.desc.slots_per_wg)
-    return free_here / kern.desc.slots_per_wg;
+  if (kern.desc.slots_per_wg == 1) return free_here;
+  if (free_here < kern.desc.slots_per_wg) return 0;
   const CuMask& mask = st.config.mask;
   std::int64_t capacity = 0;
   for (int c = 0; c < config_.cus_per_xcd; ++c) {
@@ -207,8 +209,8 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
   take.assign(static_cast<size_t>(X), 0);
   std::int64_t batch = 0;
   for (int x = 0; x < X; ++x) {
-    const std::int64_t share = (kern.desc.workgroups - x + X - 1) / X;
-    const std::int64_t pending = share - kern.dispatched[static_cast<size_t>(x)];
+    const std::int64_t pending =
+        kern.xcd_share[static_cast<size_t>(x)] - kern.dispatched[static_cast<size_t>(x)];
     if (pending <= 0) continue;
     std::int64_t capacity = free_capacity(k, x);
     if (limits != nullptr) capacity = std::min(capacity, (*limits)[static_cast<size_t>(x)]);
@@ -385,10 +387,11 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
     // Every CU held goes back to idle; all are on the cohort's XCD (a claim is per XCD), so the
     // streams' free counts are settled once for the set, as place() takes them.
     const auto xs = static_cast<size_t>(held_xcd);
+    const int first_cu = held_xcd * config_.cus_per_xcd;  // a subtraction per CU, not a division
     std::uint64_t freed = 0;
     for (auto [cu, slots] : c->cus) {
       free_slots_[static_cast<size_t>(cu)] += slots;
-      freed |= std::uint64_t{1} << (cu % config_.cus_per_xcd);
+      freed |= std::uint64_t{1} << (cu - first_cu);
     }
     idle_cus_[xs] |= freed;
     for (Stream& st : streams_)

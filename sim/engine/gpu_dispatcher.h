@@ -100,7 +100,10 @@ public:
   [[nodiscard]] const std::vector<std::unique_ptr<Cohort>>& cohorts() const { return cohorts_; }
   [[nodiscard]] WorkgroupModel& model(KernelId k) const { return *kernels_.at(static_cast<size_t>(k)).model; }
   // Workgroups of kernel k resident on XCD x right now.
-  [[nodiscard]] int resident(KernelId k, int xcd) const;
+  // Inline: the residency listener reads every kernel x XCD after every retire.
+  [[nodiscard]] int resident(KernelId k, int xcd) const {
+    return resident_.at(static_cast<size_t>(k)).at(static_cast<size_t>(xcd));
+  }
   [[nodiscard]] int busy_cus() const;
 
   // Re-asks every running cohort's model for its demands (cache pressure changed).
@@ -114,6 +117,7 @@ private:
     StreamId stream = -1;
     std::int64_t next_wg = 0;              // workgroups dispatched so far
     std::vector<std::int64_t> dispatched;  // per XCD
+    std::vector<std::int64_t> xcd_share;   // per XCD: its workgroups (round-robin share)
     std::vector<double> share_credit;      // per XCD: slots owed under later_kernel_share
     std::int64_t finished_wgs = 0;
     bool arrived = false;

@@ -128,5 +128,77 @@ TEST(FluidSolver, BoundOnlyFlowRunsAtBound) {
   EXPECT_EQ(next->first, s_to_ps(2.5));
 }
 
+TEST(FluidSolver, CompletionsComeInTimeThenIndexOrderAfterReRatesAndRemovals) {
+  // Bound-only flows of 1 unit each, so a flow completes at 1 / bound seconds:
+  //   a (index 0) bound 1 -> 1 s; b (1) bound 2 -> 0.5 s; c (2) bound 1 -> 1 s, re-rated to bound
+  //   2 at t = 0 -> 0.5 s; d (3) bound 4 -> 0.25 s, removed; e (4) bound 2 -> 0.5 s;
+  //   f bound 4 -> 0.25 s, added after d's removal, so it reuses slot 3.
+  // Expected order: f (0.25 s), then b, c, e (0.5 s, ties by index 1 < 2 < 4), then a (1 s).
+  FluidSolver s;
+  const FlowId a = s.add_flow(FlowSpec{1.0, {}, 1.0, 1.0, "a", {}}, 0);
+  const FlowId b = s.add_flow(FlowSpec{1.0, {}, 2.0, 1.0, "b", {}}, 0);
+  const FlowId c = s.add_flow(FlowSpec{1.0, {}, 1.0, 1.0, "c", {}}, 0);
+  const FlowId d = s.add_flow(FlowSpec{1.0, {}, 4.0, 1.0, "d", {}}, 0);
+  const FlowId e = s.add_flow(FlowSpec{1.0, {}, 2.0, 1.0, "e", {}}, 0);
+  s.update_flow(c, {}, 2.0, 0);
+  s.remove_flow(d, 0);
+  const FlowId f = s.add_flow(FlowSpec{1.0, {}, 4.0, 1.0, "f", {}}, 0);
+  EXPECT_EQ(f.index, d.index);
+  const std::vector<std::pair<FlowId, double>> expected = {{f, 0.25}, {b, 0.5}, {c, 0.5}, {e, 0.5}, {a, 1.0}};
+  for (const auto& [flow, seconds] : expected) {
+    const auto next = s.next_completion(0);
+    ASSERT_TRUE(next.has_value());
+    EXPECT_EQ(next->second, flow);
+    EXPECT_EQ(next->first, s_to_ps(seconds));
+    s.remove_flow(next->second, next->first);
+  }
+  EXPECT_FALSE(s.next_completion(s_to_ps(1.0)).has_value());
+}
+
+TEST(FluidSolver, SharingFlowsAddedOutOfIndexOrderSolveAsOneComponent) {
+  // Slots freed and reused out of order: flows x (slot 0), y (slot 1), z (slot 2); y removed and
+  // w added (reuses slot 1). w, x, z share r (120 B/s) with equal weights: 40 each; z also uses
+  // q (10 B/s), so z is held to 10 and x and w split the remaining 110: 55 each.
+  FluidSolver s;
+  const ResourceId r = s.add_resource("r", 120.0);
+  const ResourceId q = s.add_resource("q", 10.0);
+  const FlowId x = s.add_flow(FlowSpec{1.0, {{r, 1.0}}, kUnbounded, 1.0, "x", {}}, 0);
+  const FlowId y = s.add_flow(FlowSpec{1.0, {{r, 1.0}}, kUnbounded, 1.0, "y", {}}, 0);
+  const FlowId z = s.add_flow(FlowSpec{1.0, {{r, 1.0}, {q, 1.0}}, kUnbounded, 1.0, "z", {}}, 0);
+  s.solve(0);
+  s.remove_flow(y, 0);
+  const FlowId w = s.add_flow(FlowSpec{1.0, {{r, 1.0}}, kUnbounded, 1.0, "w", {}}, 0);
+  s.solve(0);
+  EXPECT_NEAR(s.rate(x), 55.0, 1e-9);
+  EXPECT_NEAR(s.rate(w), 55.0, 1e-9);
+  EXPECT_NEAR(s.rate(z), 10.0, 1e-9);
+  EXPECT_NEAR(s.load(r), 120.0, 1e-9);
+  // Removing z empties q; the rest re-solve without it: 60 each.
+  s.remove_flow(z, 0);
+  s.solve(0);
+  EXPECT_NEAR(s.rate(x), 60.0, 1e-9);
+  EXPECT_NEAR(s.rate(w), 60.0, 1e-9);
+}
+
+TEST(FluidSolver, ComponentFoundFromAnyDirtyResource) {
+  // a uses hbm (100 B/s); b uses hbm and a link (30 B/s), listed after hbm, so a change to b marks
+  // the link dirty last. Equal weights: b is held to 30 by the link, a takes the 70 left.
+  // Then b needs 2 link bytes per unit: the link allows b 15, a takes 85.
+  FluidSolver s;
+  const ResourceId hbm = s.add_resource("hbm", 100.0);
+  const ResourceId link = s.add_resource("link", 30.0);
+  const FlowId a = s.add_flow(FlowSpec{1.0, {{hbm, 1.0}}, kUnbounded, 1.0, "a", {}}, 0);
+  const FlowId b = s.add_flow(FlowSpec{1.0, {{hbm, 1.0}, {link, 1.0}}, kUnbounded, 1.0, "b", {}}, 0);
+  s.solve(0);
+  EXPECT_NEAR(s.rate(a), 70.0, 1e-9);
+  EXPECT_NEAR(s.rate(b), 30.0, 1e-9);
+  const auto before = s.solves();
+  s.update_flow(b, {{hbm, 1.0}, {link, 2.0}}, kUnbounded, 0);
+  s.solve(0);
+  EXPECT_EQ(s.solves(), before + 1);  // one component, solved once
+  EXPECT_NEAR(s.rate(a), 85.0, 1e-9);
+  EXPECT_NEAR(s.rate(b), 15.0, 1e-9);
+}
+
 }  // namespace
 }  // namespace c3sim::engine

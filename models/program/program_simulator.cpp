@@ -145,28 +145,25 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
                         spec_.model.dma.memory_stall_fraction > 0;
   if (has_gemm && has_other && queueing) sim.add_observer(&memory_load);
 
+  // Kernels that may hold workgroups (ascending ids, so pollution sums in a fixed order): added
+  // when released, dropped once ended with nothing resident. The listener visits only these and
+  // the state changes only where a count moved (InterferenceState::set_resident).
+  std::vector<int> watched;
   gpu.set_residency_listener([&](engine::GpuDispatcher& g) {
-    std::fill(state.gemm_tiles.begin(), state.gemm_tiles.end(), 0);
-    std::fill(state.comm_wgs.begin(), state.comm_wgs.end(), 0);
-    for (size_t i = 0; i < n; ++i) {
-      Live& l = live[i];
-      // A measured kernel holds CUs but is in neither interference class (measured_kernel.h).
-      if (l.id < 0 || p.kernels[i].kind == wl::KernelKind::measured) continue;
-      const bool gemm = p.kernels[i].kind == wl::KernelKind::gemm;
-      int resident = 0;
-      for (int x = 0; x < X; ++x) {
-        const int r = g.resident(l.id, x);
-        resident += r;
-        (gemm ? state.gemm_tiles : state.comm_wgs)[static_cast<size_t>(x)] += r;
-      }
+    for (const int i : watched) {
+      Live& l = live[static_cast<size_t>(i)];
+      if (l.id < 0) continue;
+      for (int x = 0; x < X; ++x) state.set_resident(i, x, g.resident(l.id, x));
       if (l.plan && !l.dma) {
-        const bool on = resident > 0;
+        const bool on = state.resident_total(i) > 0;
         if (on != l.polluting) {
           state.llc_pollution_bytes += on ? l.plan->llc_footprint : -l.plan->llc_footprint;
           l.polluting = on;
         }
       }
     }
+    std::erase_if(watched,
+                  [&](int i) { return live[static_cast<size_t>(i)].ended && state.resident_total(i) == 0; });
     g.refresh_all();
   });
 
@@ -190,12 +187,18 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     Live& l = live[static_cast<size_t>(i)];
     l.released = true;
     l.ready = sim.now();
+    // A measured kernel holds CUs but is in no interference class (measured_kernel.h); a DMA
+    // copy holds none.
+    if (k.kind != wl::KernelKind::measured && k.kind != wl::KernelKind::dma_copy) {
+      watched.insert(std::lower_bound(watched.begin(), watched.end(), i), i);
+    }
     const engine::StreamId stream = stream_ids[static_cast<size_t>(p.stream_index(k.stream))];
     const wl::ProgramStream& ps = *p.stream(k.stream);
     switch (k.kind) {
       case wl::KernelKind::gemm: {
         const int cus = ps.cus.value_or(spec_.compute.total_cus());
         GemmPlan plan = plan_gemm(k.gemm, spec_, cus, ps.cus.has_value());
+        state.declare_gemm(i, plan.geometry);
         auto model = std::make_shared<GemmWorkgroupModel>(plan, spec_, cache_model_, res, state);
         // Kernel ids are the program's kernel indices: every flow of kernel i carries owner i.
         engine::KernelDesc d{fmt::format("gemm:{}", k.name),

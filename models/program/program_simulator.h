@@ -2,11 +2,11 @@
 // Runs a program (wl::Program: kernels on streams with dependencies and a host launch order) on
 // one representative GPU of the simulated node, with the same kernel models as the pair
 // (GemmWorkgroupModel, CuCollectiveModel, DmaCollective) plus memory-bound and DMA-copy kernels.
-// Any number of kernels co-run. Interference is aggregated per class (docs/programs.md): the GEMM
-// tiles of every running GEMM and the workgroups of every running CU collective or memory kernel
-// per XCD, the LLC footprint of every running collective, and the memory load of GEMM flows versus
-// all other flows. With one GEMM and one collective this is exactly the pair's state, and the
-// two-kernel program of a scenario gives the pair simulator's times (tests/models/program_sim_test).
+// Any number of kernels co-run. Cache residency is per kernel (docs/programs.md): each GEMM's hits
+// come from its own tiles, every other resident GEMM's panels and working set and every running
+// collective's workgroups and LLC streams are pollution; memory queueing is per kernel. With one
+// GEMM and one collective this is exactly the pair's state, and the two-kernel program of a
+// scenario gives the pair simulator's times (tests/models/program_sim_test).
 //
 // Host model: kernel i is enqueued gap_i after kernel i-1; it is released to its stream when
 // every kernel in its `after` list has ended, and behind the previous kernel of its stream (the

@@ -80,7 +80,7 @@ GemmWorkgroupModel::TrafficInputs GemmWorkgroupModel::inputs(const engine::Cohor
   double other_l2 = 0, other_llc = 0;
   if (!state_.isolate_caches) {
     for (const std::int32_t k : state_.resident_gemms()) {
-      if (k == own) continue;
+      if (k == own || state_.hidden_from_caches(k)) continue;
       const InterferenceState::Residency& r = state_.residency(k);
       // Its tiles on this XCD as in a wave from the XCD's first tile (workgroup x lands on XCD x).
       other_l2 += cache_.l2_panel_footprint(*r.gemm, ctx.xcd, r.per_xcd[xcd]);

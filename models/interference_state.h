@@ -31,6 +31,9 @@ struct InterferenceState {
   bool isolate_caches = false;
   // Counterfactual for attribution: no kernel's memory latency queues behind the other's traffic.
   bool isolate_queueing = false;
+  // Counterfactual for attribution by source: GEMMs (kernel ids) whose footprint the other
+  // kernels' caches do not see.
+  std::vector<std::int32_t> cache_hidden;
 
   // One kernel's residency, by kernel id.
   struct Residency {
@@ -80,6 +83,10 @@ struct InterferenceState {
   // Kernel ids of the GEMMs with workgroups resident, ascending (so sums over them are
   // deterministic).
   [[nodiscard]] const std::vector<std::int32_t>& resident_gemms() const { return resident_gemms_; }
+
+  [[nodiscard]] bool hidden_from_caches(std::int32_t kernel) const {
+    return std::find(cache_hidden.begin(), cache_hidden.end(), kernel) != cache_hidden.end();
+  }
 
   [[nodiscard]] double memory_load_of_others(std::int32_t kernel) const {
     return others(memory_load, kernel);

@@ -74,6 +74,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
   InterferenceState state(X);
   state.isolate_caches = knobs.isolate_caches;
   state.isolate_queueing = knobs.isolate_queueing;
+  state.cache_hidden = knobs.hide_from_caches;
   engine::GpuDispatcher gpu(sim, engine::GpuConfig{0, X, spec_.compute.cus_per_xcd, 1, max_cohort_size_,
                                                    spec_.model.dispatch.later_kernel_share});
 
@@ -357,6 +358,29 @@ double ProgramSimulator::isolated_us(const wl::Program& p, int kernel) {
   const double t = simulate(alone).step_us;
   iso_cache_[key] = t;
   return t;
+}
+
+CacheInterference ProgramSimulator::cache_interference(const wl::Program& p) {
+  const ProgramRun full = simulate(p);
+  ProgramKnobs isolated;
+  isolated.isolate_caches = true;
+  const ProgramRun alone = simulate(p, isolated);
+  const size_t n = p.kernels.size();
+  CacheInterference out;
+  out.from_us.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    out.total_us.push_back(full.kernels[i].duration_us() - alone.kernels[i].duration_us());
+  for (size_t j = 0; j < n; ++j) {
+    if (p.kernels[j].kind != wl::KernelKind::gemm) continue;
+    ProgramKnobs hide;
+    hide.hide_from_caches = {static_cast<std::int32_t>(j)};
+    const ProgramRun without = simulate(p, hide);
+    for (size_t i = 0; i < n; ++i) {
+      const double d = full.kernels[i].duration_us() - without.kernels[i].duration_us();
+      if (i != j && d != 0) out.from_us[i][p.kernels[j].name] = d;
+    }
+  }
+  return out;
 }
 
 double ProgramSimulator::ideal_us(const wl::Program& p) {

@@ -12,6 +12,7 @@
 // every kernel in its `after` list has ended, and behind the previous kernel of its stream (the
 // dispatcher keeps CU kernels of one stream in order; a DMA kernel, driven by the host, waits for
 // its stream predecessor to end, and so does a CU kernel behind a DMA one).
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -29,6 +30,7 @@ struct ProgramKnobs {
   bool private_memory = false;
   bool isolate_caches = false;
   bool isolate_queueing = false;
+  std::vector<std::int32_t> hide_from_caches;  // GEMMs (kernel indices) the others' caches do not see
   engine::TraceRecorder* trace = nullptr;
 };
 
@@ -73,6 +75,16 @@ struct ProgramResult {
   }
 };
 
+// Cache interference per kernel, by source. total_us[i]: kernel i's duration in the run less its
+// duration with every cache priced as if it ran alone (isolate_caches). from_us[i][name]: its
+// duration less its duration with GEMM `name`'s footprint hidden from the caches (each GEMM that
+// changes it). What the GEMM sources leave of total_us is the collectives' share (plus the
+// second-order overlap of sources).
+struct CacheInterference {
+  std::vector<double> total_us;
+  std::vector<std::map<std::string, double>> from_us;
+};
+
 class ProgramSimulator {
 public:
   explicit ProgramSimulator(hw::NodeSpec spec, int max_cohort_size = 1 << 30);
@@ -87,6 +99,8 @@ public:
   // before transformation; `program` itself when null).
   ProgramResult run(const wl::Program& program, const std::string& policy,
                     const wl::Program* baseline = nullptr, engine::TraceRecorder* trace = nullptr);
+  // Counterfactual runs (1 + one per GEMM) naming what slows each kernel's caches.
+  CacheInterference cache_interference(const wl::Program& program);
   // The critical path of `program` with each kernel at its isolated time.
   double ideal_us(const wl::Program& program);
 

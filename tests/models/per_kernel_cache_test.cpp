@@ -155,6 +155,18 @@ TEST(PerKernelCache, TwoConcurrentGemmsSlowEachOtherByTheirL2Footprints) {
   for (int k = 0; k < 2; ++k) {
     EXPECT_NEAR(no_cache.kernels[static_cast<size_t>(k)].duration_us(), sim.isolated_us(p, k), 1e-6);
   }
+  // By source: g0's cache interference is all g1's (hiding g1's footprint gives g0 its isolated
+  // time), 0.253968 x 2781.5 us = 706.4 us, and the other way round.
+  const CacheInterference ci = sim.cache_interference(p);
+  const double derived = 0.253968 * 4194304 * (1 - 0.336842) / 1e9 * 1e6;
+  for (int k = 0; k < 2; ++k) {
+    const auto u = static_cast<size_t>(k);
+    const std::string other = k == 0 ? "g1" : "g0";
+    EXPECT_NEAR(ci.total_us[u], derived, 0.05);
+    ASSERT_EQ(ci.from_us[u].size(), 1U);
+    ASSERT_TRUE(ci.from_us[u].contains(other));
+    EXPECT_NEAR(ci.from_us[u].at(other), ci.total_us[u], 1e-6);
+  }
 }
 
 }  // namespace

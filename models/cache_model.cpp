@@ -19,23 +19,14 @@ CacheModel::Sharing CacheModel::sharing(const GemmGeometry& g, std::int64_t firs
                                         int tiles_on_xcd) const {
   const std::int64_t total = g.tiles();
   const std::int64_t first = first_tile % total;
-  Sharing* slot = nullptr;
-  if (total <= kDenseSharingTiles) {
-    const std::pair<std::int64_t, std::int64_t> grid{g.tiles_m, g.tiles_n};
-    if (last_table_ == nullptr || grid != last_grid_) {
-      last_table_ = &sharing_memo_[grid];
-      last_grid_ = grid;
-      if (last_table_->empty()) last_table_->resize(static_cast<size_t>(total));
-    }
-    std::vector<Sharing>& by_count = (*last_table_)[static_cast<size_t>(first)];
-    if (by_count.size() <= static_cast<size_t>(tiles_on_xcd))
-      by_count.resize(static_cast<size_t>(tiles_on_xcd) + 1);
-    slot = &by_count[static_cast<size_t>(tiles_on_xcd)];
-  } else {
-    // Large grids: memory grows with the questions asked, not with the tile count.
-    slot = &sparse_sharing_memo_[SparseKey{g.tiles_m, g.tiles_n, first, tiles_on_xcd}];
+  const std::pair<std::int64_t, std::int64_t> grid{g.tiles_m, g.tiles_n};
+  if (last_table_ == nullptr || grid != last_grid_) {
+    last_table_ = &sharing_memo_[grid];
+    last_grid_ = grid;
   }
-  Sharing& memo = *slot;
+  Sharing scratch;  // a question too large to pack into a key is answered without the memo
+  Sharing* slot = sharing_slot(first, tiles_on_xcd);
+  Sharing& memo = slot != nullptr ? *slot : scratch;
   if (memo.unique_rows >= 0) return memo;
   // Tiles on this XCD. The cohort's workgroups are first_tile, first_tile + xcds, ... (workgroup i
   // runs on XCD i mod xcds). round_robin: workgroup i computes tile i, so the XCD holds every
@@ -64,6 +55,41 @@ CacheModel::Sharing CacheModel::sharing(const GemmGeometry& g, std::int64_t firs
   };
   memo = Sharing{count_unique(scratch_rows_), count_unique(scratch_cols_)};
   return memo;
+}
+
+CacheModel::Sharing* CacheModel::sharing_slot(std::int64_t first_tile, int tiles_on_xcd) const {
+  constexpr int kCountBits = 24;
+  if (first_tile < 0 || first_tile >= (std::int64_t{1} << (64 - kCountBits)) || tiles_on_xcd < 0 ||
+      tiles_on_xcd >= (1 << kCountBits))
+    return nullptr;
+  const std::uint64_t key =
+      (static_cast<std::uint64_t>(first_tile) << kCountBits) | static_cast<std::uint64_t>(tiles_on_xcd);
+  SharingTable& table = *last_table_;
+  if (2 * (table.used + 1) > table.slots.size()) {
+    // Grow to keep probes short; entries move, their values do not change.
+    std::vector<SharingSlot> old = std::move(table.slots);
+    table.slots.assign(std::max<std::size_t>(1024, 2 * old.size()), SharingSlot{});
+    table.used = 0;
+    for (const SharingSlot& s : old) {
+      if (s.key == kEmptySlot) continue;
+      *sharing_slot_insert(table, s.key) = s;
+      ++table.used;
+    }
+  }
+  SharingSlot* s = sharing_slot_insert(table, key);
+  if (s->key == kEmptySlot) {
+    s->key = key;
+    ++table.used;
+  }
+  return &s->value;
+}
+
+CacheModel::SharingSlot* CacheModel::sharing_slot_insert(SharingTable& table, std::uint64_t key) {
+  const std::size_t mask = table.slots.size() - 1;  // a power of two
+  // Fibonacci hashing spreads consecutive first tiles over the table.
+  std::size_t i = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+  while (table.slots[i].key != kEmptySlot && table.slots[i].key != key) i = (i + 1) & mask;
+  return &table.slots[i];
 }
 
 double CacheModel::l2_panel_footprint(const GemmGeometry& g, std::int64_t first_tile,

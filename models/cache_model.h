@@ -25,7 +25,6 @@
 // partitioning or priority between kernels in the caches.
 #include <cstdint>
 #include <map>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -79,17 +78,27 @@ private:
   // ask the same questions many times).
   [[nodiscard]] Sharing sharing(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd) const;
 
-  // Per tile grid (tiles_m, tiles_n): indexed by first tile, then by tile count; unique_rows < 0
-  // marks an entry not computed yet. Direct indexing: this is asked on every refresh.
-  using SharingTable = std::vector<std::vector<Sharing>>;
+  // Per tile grid (tiles_m, tiles_n): an open-addressing hash table (linear probing, at most half
+  // full) of (first tile, tile count) packed into one key. One flat array: asked for every cohort
+  // started, where a table of per-tile vectors cost a heap allocation per new first tile and two
+  // dependent cache misses per ask. Memory grows with the questions asked, not the tile count.
+  struct SharingSlot {
+    std::uint64_t key = kEmptySlot;
+    Sharing value;
+  };
+  static constexpr std::uint64_t kEmptySlot = ~std::uint64_t{0};
+  struct SharingTable {
+    std::vector<SharingSlot> slots;
+    std::size_t used = 0;
+  };
+  // The memo entry for a question in the current grid's table (inserted, not computed, if new);
+  // nullptr when the question does not pack into a key.
+  [[nodiscard]] Sharing* sharing_slot(std::int64_t first_tile, int tiles_on_xcd) const;
+  // Where `key` is, or the empty slot where it goes.
+  [[nodiscard]] static SharingSlot* sharing_slot_insert(SharingTable& table, std::uint64_t key);
   mutable std::map<std::pair<std::int64_t, std::int64_t>, SharingTable> sharing_memo_;
   mutable std::pair<std::int64_t, std::int64_t> last_grid_{-1, -1};
   mutable SharingTable* last_table_ = nullptr;
-  // Grids of more tiles than this are memoized by (grid, first tile, count) in a map instead: the
-  // dense table costs 24 bytes per tile up front (a 2^20-per-side GEMM: 16.7 M tiles, 400 MB).
-  static constexpr std::int64_t kDenseSharingTiles = std::int64_t{1} << 16;
-  using SparseKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, int>;
-  mutable std::map<SparseKey, Sharing> sparse_sharing_memo_;
   mutable std::vector<std::int64_t> scratch_rows_, scratch_cols_;
   int xcds_;
   double l2_bytes_;

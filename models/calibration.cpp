@@ -50,9 +50,21 @@ struct Point {
   [[nodiscard]] double log_measured() const { return sum_log_us / n; }
 };
 
-std::vector<StageDef> stage_defs(const hw::NodeSpec& base) {
+// `link_from_dma`: copy-engine records are present. They measure the link itself (a copy stream
+// fills a GPU's port, hardware/measurements/README.md), so the DMA stage fits the link rate too.
+// CU collective records alone determine only the payload rate link x protocol_efficiency (a CU
+// kernel is bound by one or by its CTAs), so after the DMA stage the efficiency is rescaled to
+// keep the rate the CU stage found (calibrate below).
+std::vector<StageDef> stage_defs(const hw::NodeSpec& base, bool link_from_dma) {
   using S = hw::NodeSpec;
   constexpr double GB = 1e9, US = 1e-6;
+  const ParamDef link{"model.collective.link_bandwidth",
+                      50 * GB,
+                      std::max(base.interconnect.link_bw, 60 * GB),
+                      true,
+                      [](S& s) { return &s.model.collective.link_bw; },
+                      GB,
+                      "GB/s"};
   std::vector<StageDef> st;
   st.push_back({StageKind::gemm,
                 "gemm",
@@ -68,26 +80,30 @@ std::vector<StageDef> stage_defs(const hw::NodeSpec& base) {
                 "gemm beside a partition",
                 {{"model.gemm.beside_partition_efficiency", 0.3, 1.0, false,
                   [](S& s) { return &s.model.gemm.beside_partition_efficiency; }, 1, ""}}});
+  // A copy queue's own rate can reach a local copy's (HBM read + write, 2.14 TB/s on H200), hence
+  // the wide range.
   st.push_back({StageKind::collective,
                 "collective",
                 {{"model.collective.workgroup_copy_bandwidth", 2 * GB, 200 * GB, true,
                   [](S& s) { return &s.model.collective.workgroup_copy_bw; }, GB, "GB/s"},
-                 {"model.collective.link_bandwidth", 50 * GB, std::max(base.interconnect.link_bw, 60 * GB),
-                  true, [](S& s) { return &s.model.collective.link_bw; }, GB, "GB/s"},
+                 link,
                  {"model.collective.protocol_efficiency", 0.3, 1.0, false,
                   [](S& s) { return &s.model.collective.protocol_efficiency; }, 1, ""},
                  {"model.collective.launch_latency", 0, 100 * US, false,
                   [](S& s) { return &s.model.collective.launch_latency; }, US, "us"},
                  {"model.collective.step_latency", 0, 100 * US, false,
                   [](S& s) { return &s.model.collective.step_latency; }, US, "us"}}});
+  // A copy queue's own rate can reach a local copy's (HBM read + write, 2.14 TB/s on H200), hence
+  // the wide range.
   st.push_back({StageKind::dma,
                 "dma",
-                {{"model.dma.engine_bandwidth", 10 * GB, 1000 * GB, true,
+                {{"model.dma.engine_bandwidth", 10 * GB, 10000 * GB, true,
                   [](S& s) { return &s.model.dma.engine_bw; }, GB, "GB/s"},
                  {"model.dma.submit_latency", 0, 100 * US, false,
                   [](S& s) { return &s.model.dma.submit_latency; }, US, "us"},
                  {"model.dma.completion_latency", 0, 100 * US, false,
                   [](S& s) { return &s.model.dma.completion_latency; }, US, "us"}}});
+  if (link_from_dma) st.back().params.insert(st.back().params.begin() + 1, link);
   return st;
 }
 
@@ -273,6 +289,33 @@ std::string display(const ParamDef& p, double v) {
   return *p.unit ? num + " " + p.unit : num;
 }
 
+// The DMA stage has refitted the link the CU stage fitted with it: the CU records determine only
+// their payload rate (link x protocol_efficiency), so the efficiency is set to keep that rate on the
+// new link, and the link is reported once, by the DMA stage. (Exact for the simple protocol; the LL
+// protocol's efficiency is a preset constant and moves with the link.)
+void keep_cu_payload_rate(CalibrationResult& result, double cu_payload_rate) {
+  hw::NodeSpec& spec = result.spec;
+  if (cu_payload_rate <= 0) return;
+  constexpr const char* kLink = "model.collective.link_bandwidth";
+  constexpr const char* kEfficiency = "model.collective.protocol_efficiency";
+  const double wanted = cu_payload_rate / spec.model.collective.link_bw;
+  const double efficiency = std::clamp(wanted, 0.3, 1.0);
+  if (efficiency != wanted) {
+    result.warnings.push_back(fmt::format(
+        "stage 'collective': {} would be {:.4g} to keep the CU collectives' payload rate on the link the "
+        "copy engines measured; set to {}",
+        kEfficiency, wanted, efficiency));
+  }
+  hw::set_field(spec, kEfficiency, wl::format_double(std::stod(fmt::format("{:.4g}", efficiency))));
+  for (StageReport& s : result.stages) {
+    if (s.name != "collective") continue;
+    std::erase_if(s.params, [&](const FittedParam& p) { return p.key == kLink; });
+    for (FittedParam& p : s.params) {
+      if (p.key == kEfficiency) p.after = hw::get_field(spec, kEfficiency);
+    }
+  }
+}
+
 }  // namespace
 
 std::string calibrated_name(const std::string& base_name) {
@@ -288,7 +331,10 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
   CalibrationResult result;
   result.spec = base;
   hw::NodeSpec& spec = result.spec;
-  for (const StageDef& def : stage_defs(base)) {
+  const bool link_from_dma = std::any_of(data.points.begin(), data.points.end(),
+                                         [](const auto& kv) { return kv.second.stage == StageKind::dma; });
+  double cu_payload_rate = 0;  // link x protocol efficiency the CU stage found (0: it did not run)
+  for (const StageDef& def : stage_defs(base, link_from_dma)) {
     std::vector<const Point*> pts;
     for (const auto& [key, p] : data.points) {
       if (p.stage == def.kind) pts.push_back(&p);
@@ -335,6 +381,10 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
     }
     rep.rms_log_after = rms(fit.residuals_here());  // at the rounded values
     result.stages.push_back(std::move(rep));
+    if (def.kind == StageKind::dma && link_from_dma) keep_cu_payload_rate(result, cu_payload_rate);
+    if (def.kind == StageKind::collective) {
+      cu_payload_rate = spec.model.collective.link_bw * spec.model.collective.protocol_efficiency;
+    }
   }
   if (data.c3 > 0) {
     result.c3_records_ignored = data.c3;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -108,7 +109,8 @@ void DmaCollective::start_phase(TimePs handoff) {
     wl::Collective rs{wl::CollectiveOp::reduce_scatter,
                       static_cast<std::int64_t>(ph.cu_output_bytes),
                       wl::CollectiveImpl::cu,
-                      {}};
+                      {},
+                      plan_.coll.in_place};
     const CollectivePlan rs_plan = plan_collective(rs, spec_, plan_.gpus, plan_.workgroups);
     auto model = std::make_shared<CuCollectiveModel>(rs_plan, spec_, res_, state_);
     sim_.after(handoff, [this, rs_plan, model] {
@@ -177,83 +179,79 @@ void DmaCollective::submit_transfers(TimePs per) {
   // Each peer's share is split into enough chunks to give every engine in use a transfer.
   const int chunks = std::max(1, engines_used_ / plan_.peers);
   const double chunk_bytes = ph.bytes_sent / plan_.peers / chunks;
-  const MemoryResources& m = res_.memory(KernelClass::comm);
   // Bytes per sent byte. Copy: read source, write destination. Reduce: read source, read the
   // accumulator, write it. A streaming (LLC-bypassing) write skips the LLC and does not allocate.
   const double writes = 1.0;
   const double reads = ph.reduce ? 2.0 : 1.0;
-  const double llc_per_byte = dm.llc_bypass ? reads : reads + writes;
-  const double hbm_per_byte = reads + writes;
+  reduce_ = ph.reduce;
+  llc_per_byte_ = dm.llc_bypass ? reads : reads + writes;
+  hbm_per_byte_ = reads + writes;
   // A reduction unit slower than the copy path limits the engine: each byte takes
   // engine_bw / reduce_bw of its copy time.
-  const double engine_per_byte = ph.reduce ? std::max(1.0, dm.engine_bw / spec_.dma.reduce_bw) : 1.0;
+  engine_per_byte_ = ph.reduce ? std::max(1.0, dm.engine_bw / spec_.dma.reduce_bw) : 1.0;
   const double footprint =
       dm.llc_bypass ? plan_.llc_footprint * reads / (reads + writes) : plan_.llc_footprint;
   state_.llc_pollution_bytes += footprint;
   polluting_ = footprint;
 
+  // The first phase moves the GPU's own block too (out of place); later phases work in the output.
+  const double local = phase_ == 0 ? wl::local_block_bytes(plan_.coll, plan_.gpus) : 0;
   const int total = chunks * plan_.peers;
-  const int per_doorbell = options_.batched ? total : dm.transfers_per_doorbell;
+  const int copies = total + (local > 0 ? 1 : 0);
+  // NCCL's CE collectives put the local copy first in their batch; c3bench pushes it last.
+  local_first_ = local > 0 && options_.batched && dm.engine_map != hw::EngineMap::per_peer;
+  const int per_doorbell = options_.batched ? copies : dm.transfers_per_doorbell;
   const TimePs start_cost = s_to_ps(dm.engine_start_latency);
-  std::vector<int> queued(static_cast<size_t>(engines_used_), 0);
-  std::vector<TimePs> last_submitted(static_cast<size_t>(engines_used_), 0);  // per initiator
+  const int in_set = options_.engine_count > 0
+                         ? options_.engine_count
+                         : static_cast<int>(res_.dma_engines().size()) - options_.first_engine;
+  std::vector<int> queued(static_cast<size_t>(in_set), 0);
+  std::vector<TimePs> last_submitted(static_cast<size_t>(in_set), 0);  // per initiator
+  // When a copy at submission `position` on `engine` may start (relative to now).
+  const auto ready_after = [&](int position_in_order, int engine) {
+    const auto queue = static_cast<size_t>(engine - options_.first_engine);
+    // Host: one thread makes submission after submission. GPU: one writer per engine queue.
+    // Prelaunched: one trigger releases everything recorded.
+    const int position = dm.gpu_initiated ? queued[queue]++ : position_in_order;
+    const TimePs submitted = dm.prelaunched ? per : per * (position / per_doorbell + 1);
+    const size_t initiator = dm.gpu_initiated ? queue : 0;
+    last_submitted[initiator] = std::max(last_submitted[initiator], submitted);
+    return submitted + start_cost;
+  };
+  const TimePs now = sim_.now();
+  const size_t phase_begin = records_.size();
+  TimePs local_ready = 0;
+  if (local_first_) local_ready = ready_after(0, options_.first_engine);
   int index = 0;
   for (int c = 0; c < chunks; ++c) {
     for (int p = 0; p < plan_.peers; ++p, ++index) {
       const int engine = engine_for(index, p, c);
-      const auto queue = static_cast<size_t>(engine - options_.first_engine);
-      // Host: one thread makes submission after submission. GPU: one writer per engine queue.
-      // Prelaunched: one trigger releases everything recorded.
-      const int position = dm.gpu_initiated ? queued[queue]++ : index;
-      const TimePs submitted = dm.prelaunched ? per : per * (position / per_doorbell + 1);
-      const TimePs ready = submitted + start_cost;
+      const TimePs ready = ready_after(index + (local_first_ ? 1 : 0), engine);
       const size_t rec = records_.size();
       records_.push_back(DmaTransferRecord{engine, p, chunk_bytes, 0, 0});
       flows_.emplace_back();
       ++outstanding_;
-      const size_t initiator = dm.gpu_initiated ? queue : 0;
-      last_submitted[initiator] = std::max(last_submitted[initiator], submitted);
-      sim_.after(ready, [this, rec, engine, p, chunk_bytes, engine_per_byte, llc_per_byte, hbm_per_byte,
-                         reduce = ph.reduce, &m] {
-        engine::FlowSpec f;
-        f.work = chunk_bytes;
-        f.owner = engine::FlowOwner{options_.kernel, engine::KernelKind::dma_transfer};
-        f.demands.push_back({res_.dma_engines()[static_cast<size_t>(engine)], engine_per_byte});
-        f.demands.push_back({res_.link_to_peer(p), 1.0});
-        const int engine_iod = res_.engine_iod(engine);
-        const int link_iod = res_.link_iod(p);
-        if (engine_iod != link_iod) {
-          f.demands.push_back({res_.iod_crossing(reduce ? link_iod : engine_iod), 1.0});
-        }
-        if (m.llc >= 0) f.demands.push_back({m.llc, llc_per_byte});
-        f.demands.push_back({m.hbm, hbm_per_byte});
-        f.bound = rate_cap();
-        const double priority = spec_.model.dma.memory_priority;
-        if (priority != 1) {
-          // Served `priority` times its standalone share at a contended memory.
-          const double alone =
-              std::min({spec_.model.dma.engine_bw / engine_per_byte, spec_.model.collective.link_bw,
-                        f.bound == engine::kUnbounded ? spec_.model.dma.engine_bw : f.bound});
-          f.weight = priority * alone;
-        }
-        records_[rec].start = sim_.now();
-        flows_[rec] = sim_.start_flow(std::move(f), [this, rec](TimePs now) {
-          records_[rec].end = now;
-          if (engine::TraceRecorder* tr = sim_.trace()) {
-            // The engine's start cost nests inside the transfer's slice (one track, no overlap).
-            const auto& r = records_[rec];
-            const TimePs begin = r.start - s_to_ps(spec_.model.dma.engine_start_latency);
-            const engine::TraceTrack track = engine::TraceTrack::dma_engine(r.engine);
-            tr->span("gpu0", track, fmt::format("to gpu{}", r.peer + 1), begin, r.end,
-                     {engine::KernelKind::dma_transfer});
-            if (begin < r.start) {
-              tr->span("gpu0", track, "engine start", begin, r.start, {engine::KernelKind::dma_transfer});
-            }
-          }
-          transfer_done(now);
-        });
-      });
+      if (local_first_) {
+        held_.emplace_back(rec, now + ready);
+      } else {
+        start_at(rec, now + ready);
+      }
     }
+  }
+  if (local > 0) {
+    int local_engine = options_.first_engine;
+    if (dm.engine_map == hw::EngineMap::per_peer && engines_used_ < in_set) {
+      local_engine = options_.first_engine + engines_used_;
+    } else if (dm.engine_map == hw::EngineMap::round_robin && !local_first_) {
+      local_engine = options_.first_engine + total % engines_used_;  // the round robin goes on
+    }
+    if (!local_first_) local_ready = ready_after(total, local_engine);
+    local_rec_ = records_.size();
+    records_.push_back(DmaTransferRecord{local_engine, kLocalBlock, local, 0, 0});
+    flows_.emplace_back();
+    ++outstanding_;
+    local_ready_ = now + local_ready;
+    place_local_block(phase_begin, local_ready_);
   }
   engine::TraceRecorder* tr = sim_.trace();
   if (tr == nullptr || per <= 0) return;
@@ -261,8 +259,8 @@ void DmaCollective::submit_transfers(TimePs per) {
   // queue writer's).
   const char* what = dm.prelaunched ? "trigger" : "submissions";
   if (!dm.gpu_initiated) {
-    tr->span("gpu0", engine::TraceTrack{engine::TrackKind::host, 0, "host submissions"}, what, sim_.now(),
-             sim_.now() + last_submitted[0], {engine::KernelKind::dma_transfer});
+    tr->span("gpu0", engine::TraceTrack{engine::TrackKind::host, 0, "host submissions"}, what, now,
+             now + last_submitted[0], {engine::KernelKind::dma_transfer});
     return;
   }
   for (size_t e = 0; e < last_submitted.size(); ++e) {
@@ -271,9 +269,93 @@ void DmaCollective::submit_transfers(TimePs per) {
       tr->span("gpu0",
                engine::TraceTrack{engine::TrackKind::dma_engine, engine,
                                   fmt::format("sdma{} queue (gpu writer)", engine)},
-               what, sim_.now(), sim_.now() + last_submitted[e], {engine::KernelKind::dma_transfer});
+               what, now, now + last_submitted[e], {engine::KernelKind::dma_transfer});
     }
   }
+}
+
+void DmaCollective::place_local_block(size_t phase_begin, TimePs ready_at) {
+  const DmaTransferRecord& r = records_[local_rec_];
+  if (local_first_) {
+    start_at(local_rec_, ready_at);  // the peers are held until it ends
+    return;
+  }
+  const bool own_engine = spec_.model.dma.engine_map == hw::EngineMap::per_peer &&
+                          r.engine == options_.first_engine + engines_used_;
+  if (own_engine) {
+    start_at(local_rec_, ready_at);
+    return;
+  }
+  // One queue in order: after every peer copy (round_robin, all_on_one), or after the transfers
+  // queued on its engine (per-peer engines with none left free).
+  local_waits_engine_ = spec_.model.dma.engine_map == hw::EngineMap::per_peer ? r.engine : -1;
+  local_waits_ = 0;
+  // Nothing of this phase has started yet: every peer transfer recorded since `phase_begin` is ahead.
+  for (size_t i = phase_begin; i < local_rec_; ++i) {
+    if (local_waits_engine_ < 0 || records_[i].engine == local_waits_engine_) ++local_waits_;
+  }
+  if (local_waits_ == 0) start_at(local_rec_, ready_at);
+}
+
+void DmaCollective::start_at(size_t rec, TimePs ready_at) {
+  const TimePs delay = std::max<TimePs>(0, ready_at - sim_.now());
+  sim_.after(delay, [this, rec] { start_transfer(rec); });
+}
+
+void DmaCollective::start_transfer(size_t rec) {
+  const DmaTransferRecord& r = records_[rec];
+  const MemoryResources& m = res_.memory(KernelClass::comm);
+  const auto& dm = spec_.model.dma;
+  const bool local = r.peer == kLocalBlock;
+  engine::FlowSpec f;
+  f.work = r.bytes;
+  f.owner = engine::FlowOwner{options_.kernel, engine::KernelKind::dma_transfer};
+  // The local block is a copy whatever the phase: its engine reads and writes this GPU's HBM.
+  f.demands.push_back({res_.dma_engines()[static_cast<size_t>(r.engine)], local ? 1.0 : engine_per_byte_});
+  if (!local) {
+    f.demands.push_back({res_.link_to_peer(r.peer), 1.0});
+    const int engine_iod = res_.engine_iod(r.engine);
+    const int link_iod = res_.link_iod(r.peer);
+    if (engine_iod != link_iod) {
+      f.demands.push_back({res_.iod_crossing(reduce_ ? link_iod : engine_iod), 1.0});
+    }
+  }
+  if (m.llc >= 0) f.demands.push_back({m.llc, local ? (dm.llc_bypass ? 1.0 : 2.0) : llc_per_byte_});
+  f.demands.push_back({m.hbm, local ? 2.0 : hbm_per_byte_});
+  f.bound = rate_cap();
+  const double priority = dm.memory_priority;
+  if (priority != 1) {
+    // Served `priority` times its standalone share at a contended memory.
+    const double engine_rate = dm.engine_bw / (local ? 1.0 : engine_per_byte_);
+    const double alone = std::min({engine_rate, local ? engine_rate : spec_.model.collective.link_bw,
+                                   f.bound == engine::kUnbounded ? dm.engine_bw : f.bound});
+    f.weight = priority * alone;
+  }
+  records_[rec].start = sim_.now();
+  flows_[rec] = sim_.start_flow(std::move(f), [this, rec](TimePs now) { transfer_ended(rec, now); });
+}
+
+void DmaCollective::transfer_ended(size_t rec, TimePs now) {
+  records_[rec].end = now;
+  const DmaTransferRecord& r = records_[rec];
+  if (engine::TraceRecorder* tr = sim_.trace()) {
+    // The engine's start cost nests inside the transfer's slice (one track, no overlap).
+    const TimePs begin = r.start - s_to_ps(spec_.model.dma.engine_start_latency);
+    const engine::TraceTrack track = engine::TraceTrack::dma_engine(r.engine);
+    const std::string name = r.peer == kLocalBlock ? "local block" : fmt::format("to gpu{}", r.peer + 1);
+    tr->span("gpu0", track, name, begin, r.end, {engine::KernelKind::dma_transfer});
+    if (begin < r.start) {
+      tr->span("gpu0", track, "engine start", begin, r.start, {engine::KernelKind::dma_transfer});
+    }
+  }
+  if (rec == local_rec_) {
+    for (const auto& [held, ready_at] : held_) start_at(held, ready_at);
+    held_.clear();
+  } else if (local_waits_ > 0 && (local_waits_engine_ < 0 || r.engine == local_waits_engine_) &&
+             --local_waits_ == 0) {
+    start_at(local_rec_, local_ready_);
+  }
+  transfer_done(now);
 }
 
 double DmaCollective::rate_cap() const {

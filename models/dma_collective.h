@@ -27,12 +27,26 @@
 // `reduce_on_cu` (policy hybrid_ar) runs the reduce-scatter as a CU kernel and only the all-gather
 // on the engines. Between phases the next phase's initiator must first see the previous end.
 //
+// The GPU's own block (out-of-place all-gather and all-to-all, wl::local_block_bytes) is one more
+// copy, input -> output on this GPU: it loads the engine and HBM (read + write; the LLC unless the
+// engine's writes bypass it) and no link. Where it runs mirrors the implementations:
+// - per-peer engines (engine_map per_peer; c3bench's pinned SDMA path): on the first engine of the
+//   set that no peer uses, beside the peer copies; with none free, on the first engine, after the
+//   transfers queued there (c3bench: "else engine 0").
+// - one queue feeding every peer (round_robin / all_on_one; c3bench's and NCCL's copies on one
+//   CUDA stream): the queue runs its copies in order, one at a time, so the local block runs alone,
+//   after the peer copies (c3bench pushes the peers first) or, for `batched` (NCCL's CE collectives
+//   put the local copy first in the batch), before them. Measured on 2 x H200, 4 GiB all-gather:
+//   peers 2 GiB at 391 GB/s (5.49 ms) + local 2 GiB at 2.14 TB/s (1.00 ms) = 6.49 ms vs 6.52 ms.
+//
 // `batched` models a vendor copy-engine path (NCCL zero-CTA via cudaMemcpyBatchAsync): one
 // submission for all transfers. With model.dma.completion_needs_cu (Hopper) and a dispatcher
 // given, the completion signal is a one-workgroup kernel (`completion_latency` long) on its own
 // stream: beside a persistent kernel that holds every CU it waits until that kernel ends
 // (hardware/measurements/README.md). A batched vendor path also starts with such a barrier kernel.
+#include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "models/collective_plan.h"
@@ -60,11 +74,13 @@ struct DmaOptions {
 
 struct DmaTransferRecord {
   int engine = 0;
-  int peer = 0;
+  int peer = 0;  // kLocalBlock: the GPU's own block, copied from its input to its output slot
   double bytes = 0;
   TimePs start = 0;
   TimePs end = 0;
 };
+
+inline constexpr int kLocalBlock = -1;
 
 // One step of the collective: per-peer transfers on the engines, or a CU reduce-scatter kernel.
 struct DmaPhase {
@@ -97,6 +113,11 @@ private:
   void start_phase(TimePs handoff);
   void flush_then_submit();
   void submit_transfers(TimePs per);
+  // Where the local block goes and what it waits for (see the header comment).
+  void place_local_block(size_t phase_begin, TimePs ready_at);
+  void start_at(size_t rec, TimePs ready_at);  // starts record `rec`'s flow at ready_at (or now)
+  void start_transfer(size_t rec);
+  void transfer_ended(size_t rec, TimePs now);
   void transfer_done(TimePs now);
   void phase_done(TimePs now);
   [[nodiscard]] bool sync_on_cu() const;
@@ -119,6 +140,17 @@ private:
   int outstanding_ = 0;
   std::vector<DmaTransferRecord> records_;
   std::vector<engine::FlowId> flows_;  // parallel to records_ (invalid until started)
+  // This phase's bytes per moved byte: engine, LLC and HBM of a peer transfer.
+  double engine_per_byte_ = 1, llc_per_byte_ = 2, hbm_per_byte_ = 2;
+  bool reduce_ = false;
+  // The local block of this phase, if any: its record, when it may start, and the peer transfers
+  // it still waits for (on `local_waits_engine_`, or on any engine when that is -1).
+  size_t local_rec_ = SIZE_MAX;
+  TimePs local_ready_ = 0;
+  int local_waits_ = 0;
+  int local_waits_engine_ = -1;
+  bool local_first_ = false;
+  std::vector<std::pair<size_t, TimePs>> held_;  // peer transfers held until the local block ends
   std::function<void(TimePs)> done_;
 };
 

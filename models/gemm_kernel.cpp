@@ -152,22 +152,30 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
 engine::CohortWork GemmWorkgroupModel::cohort_work(const engine::CohortContext& ctx) {
   const TrafficInputs in = inputs(ctx);
   last_ = traffic(ctx, in);
-  handed_out_[ctx.first_wg] = HandedOut{in, last_};
+  handed_out(ctx.slot) = HandedOut{in, last_};
   return work_for(last_, ctx.xcd);
+}
+
+GemmWorkgroupModel::HandedOut& GemmWorkgroupModel::handed_out(std::int32_t slot) {
+  const auto i = static_cast<size_t>(slot);
+  if (handed_out_.size() <= i) handed_out_.resize(i + 1);
+  return handed_out_[i];
 }
 
 std::optional<engine::CohortWork> GemmWorkgroupModel::refresh(const engine::CohortContext& ctx) {
   const TrafficInputs in = inputs(ctx);
-  auto [it, fresh] = handed_out_.try_emplace(ctx.first_wg);
-  if (!fresh && it->second.inputs == in) return std::nullopt;  // nothing it depends on changed
+  // cohort_work wrote this cohort's entry when it started (the dispatcher refreshes running
+  // cohorts only).
+  HandedOut& entry = handed_out(ctx.slot);
+  if (entry.inputs == in) return std::nullopt;  // nothing it depends on changed
   const GemmTraffic t = traffic(ctx, in);
-  const GemmTraffic& was = it->second.traffic;
+  const GemmTraffic& was = entry.traffic;
   // work_for reads read_miss and the LLC hit rate beside these: read_miss is fabric less the
   // (fixed) output write, and with equal misses equal hbm means an equal LLC hit rate.
-  const bool same = !fresh && was.fabric == t.fabric && was.llc == t.llc && was.hbm == t.hbm &&
+  const bool same = was.fabric == t.fabric && was.llc == t.llc && was.hbm == t.hbm &&
                     was.memory_load_by_others == t.memory_load_by_others &&
                     was.hbm_load_by_others == t.hbm_load_by_others;
-  it->second = HandedOut{in, t};
+  entry = HandedOut{in, t};
   if (same) return std::nullopt;  // same demands: leave the flow (and the solver) alone
   last_ = t;
   return work_for(t, ctx.xcd);

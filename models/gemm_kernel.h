@@ -5,7 +5,7 @@
 // quantization and tail effects are not in any formula: they come out of the dispatcher.
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
+#include <vector>
 
 #include "hardware/node_spec.h"
 #include "models/cache_model.h"
@@ -87,13 +87,16 @@ private:
   };
   [[nodiscard]] TrafficInputs inputs(const engine::CohortContext& ctx) const;
   [[nodiscard]] GemmTraffic traffic(const engine::CohortContext& ctx, const TrafficInputs& in) const;
-  // Per cohort (keyed by its first workgroup, unique within a kernel): the inputs and traffic last
+  // Per running cohort (by its dispatcher slot, CohortContext::slot): the inputs and traffic last
   // handed out, so refreshes that change nothing skip the cache model and leave the solver alone.
+  // A vector, not a map by first workgroup: a map's node per cohort was a heap allocation on every
+  // cohort start, and slots are few and reused.
   struct HandedOut {
     TrafficInputs inputs;
     GemmTraffic traffic;
   };
-  std::unordered_map<std::int64_t, HandedOut> handed_out_;
+  std::vector<HandedOut> handed_out_;
+  HandedOut& handed_out(std::int32_t slot);
 };
 
 }  // namespace c3sim::models

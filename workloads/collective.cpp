@@ -69,6 +69,17 @@ const char* short_name(CollectiveOp op) {
   return "?";
 }
 
+double local_block_bytes(const Collective& c, int gpus) {
+  if (c.in_place || gpus <= 0) return 0;
+  switch (c.op) {
+    case CollectiveOp::all_gather:
+    case CollectiveOp::all_to_all: return static_cast<double>(c.bytes) / gpus;
+    case CollectiveOp::reduce_scatter:
+    case CollectiveOp::all_reduce: return 0;
+  }
+  return 0;
+}
+
 std::optional<CollectiveOp> parse_collective_op(const std::string& s) {
   for (const auto& [name, op] : kOpNames) {
     if (s == name) return op;

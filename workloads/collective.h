@@ -24,6 +24,17 @@ struct Collective {
   std::int64_t bytes = 0;  // per-GPU output bytes
   CollectiveImpl impl = CollectiveImpl::cu;
   std::optional<int> max_workgroups;  // cap on channels/CTAs; nullopt = library default
+  // Out of place (the default): input and output are separate buffers, so the GPU's own block must
+  // also be copied from its input into its slot of the output. That is how c3bench (send and
+  // receive buffers), nccl-tests and rccl-tests (out of place unless -i/in-place) and a plain
+  // all_gather_into_tensor call it. In place: the input already is that slot; nothing local moves.
+  // (YAML key `in_place`.)
+  bool in_place = false;
 };
+
+// Bytes of this GPU's own block that an out-of-place collective copies locally (input -> output):
+// the shard for all-gather and all-to-all; 0 in place and for the reductions, whose own
+// contribution is read where it lies (summed in, not copied).
+double local_block_bytes(const Collective& c, int gpus);
 
 }  // namespace c3sim::wl

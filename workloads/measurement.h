@@ -152,3 +152,13 @@ const char* kind_of(const Record& r);
 std::string format_double(double v);
 
 }  // namespace c3sim::wl
+
+// Optional measurement-state fields live in each record's free-form `extra` object (readers
+// accept any keys there; nothing in c3sim's fit depends on them):
+//   extra.clocks (c3bench iso_gemm, iso_coll, c3 records; absent where no clock source):
+//     {"sm_mhz_before": [...], "sm_mhz_after": [...], "power_w_after": [...],
+//      "event_reasons_after": [...]}, one value per timed trial in the order run: lowest SM
+//     clock over the GPUs just before / after the trial, highest board power after it, NVML
+//     clocks-event reasons or-ed over the GPUs (0x4 software power cap). hardware/hip/README.md.
+//   env details.trial_conditioning: "idle_ms=..,spin_ms=..,order=rotate|fixed" (how every timed
+//     trial was started); details.clock_probe: "nvml" or why clocks are absent.

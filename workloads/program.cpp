@@ -1,5 +1,7 @@
 #include "workloads/program.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -28,18 +30,43 @@ const ProgramStream* Program::stream(const std::string& n) const {
   return i < 0 ? nullptr : &streams[static_cast<size_t>(i)];
 }
 
-int Program::kernel_index(const std::string& n) const {
-  for (size_t i = 0; i < kernels.size(); ++i) {
-    if (kernels[i].name == n) return static_cast<int>(i);
+namespace {
+
+// The index of the element named `name` (kernels and streams alike), -1 if absent.
+template <class T>
+int index_by_name(const std::vector<T>& items, const std::string& name) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i].name == name) return static_cast<int>(i);
   }
   return -1;
 }
 
-int Program::stream_index(const std::string& n) const {
-  for (size_t i = 0; i < streams.size(); ++i) {
-    if (streams[i].name == n) return static_cast<int>(i);
+}  // namespace
+
+int Program::kernel_index(const std::string& n) const { return index_by_name(kernels, n); }
+
+int Program::stream_index(const std::string& n) const { return index_by_name(streams, n); }
+
+std::size_t Program::kernel_at(const std::string& n) const {
+  const int i = kernel_index(n);
+  if (i < 0) throw ModelError(fmt::format("program '{}': no kernel '{}'", name, n));
+  return static_cast<std::size_t>(i);
+}
+
+std::size_t Program::stream_of(std::size_t k) const {
+  const int s = stream_index(kernels.at(k).stream);
+  if (s < 0) throw ModelError(fmt::format("program '{}': no stream '{}'", name, kernels[k].stream));
+  return static_cast<std::size_t>(s);
+}
+
+std::vector<int> stream_predecessors(const Program& p) {
+  std::vector<int> prev(p.kernels.size(), -1);
+  std::map<std::string, int> last;
+  for (size_t i = 0; i < p.kernels.size(); ++i) {
+    if (auto it = last.find(p.kernels[i].stream); it != last.end()) prev[i] = it->second;
+    last[p.kernels[i].stream] = static_cast<int>(i);
   }
-  return -1;
+  return prev;
 }
 
 Program program_from_scenario(const Scenario& s) {
@@ -77,17 +104,13 @@ std::string key_of(const Program& p, const ProgramKernel& k, const std::string& 
 // Edges u -> v: v may not start before u ends (`after`, and the previous kernel on v's stream).
 std::vector<std::vector<int>> successors(const Program& p) {
   std::vector<std::vector<int>> next(p.kernels.size());
-  std::map<std::string, int> last_on_stream;
+  const std::vector<int> prev = stream_predecessors(p);
   for (size_t i = 0; i < p.kernels.size(); ++i) {
-    const ProgramKernel& k = p.kernels[i];
-    for (const auto& a : k.after) {
-      const int u = p.kernel_index(a);
+    for (const auto& a : p.kernels[i].after) {
+      const int u = p.kernel_index(a);  // validate_program reports an unknown name
       if (u >= 0) next[static_cast<size_t>(u)].push_back(static_cast<int>(i));
     }
-    if (auto it = last_on_stream.find(k.stream); it != last_on_stream.end()) {
-      next[static_cast<size_t>(it->second)].push_back(static_cast<int>(i));
-    }
-    last_on_stream[k.stream] = static_cast<int>(i);
+    if (prev[i] >= 0) next[static_cast<size_t>(prev[i])].push_back(static_cast<int>(i));
   }
   return next;
 }
@@ -192,12 +215,74 @@ void validate_program(const Program& p) {
   }
 }
 
+namespace {
+
+std::int64_t scaled(std::int64_t v, double f) {
+  return std::max<std::int64_t>(1, std::llround(static_cast<double>(v) * f));
+}
+
+// Whether kernel kind `kind` has the sized field an imbalance or override names.
+void check_rank_kernel(const Program& p, const std::string& kernel, const SourceLocation& where,
+                       const std::string& key, bool gemm_field, bool bytes_field, bool time_field) {
+  const ProgramKernel* k = p.kernel(kernel);
+  if (k == nullptr) throw InputError(where, key, fmt::format("'{}' is not a kernel of this program", kernel));
+  const bool fits =
+      (k->kind == KernelKind::gemm && !bytes_field && !time_field) ||
+      ((k->kind == KernelKind::memory || k->kind == KernelKind::dma_copy) && !gemm_field && !time_field) ||
+      (k->kind == KernelKind::measured && !gemm_field && !bytes_field);
+  if (!fits) {
+    throw InputError(where, key,
+                     fmt::format("kernel '{}' is a {} kernel: per-rank sizes fit GEMMs (m, n, k), memory and "
+                                 "dma_copy kernels (bytes) and measured kernels (time_us); collectives "
+                                 "move the same bytes on every rank",
+                                 kernel, to_string(k->kind)));
+  }
+}
+
+void check_rank_differences(const Program& p, int gpus) {
+  for (size_t i = 0; i < p.imbalance.size(); ++i) {
+    const RankImbalance& im = p.imbalance[i];
+    const std::string key = fmt::format("{}.imbalance[{}]", p.name, i);
+    if (im.factors.size() != static_cast<size_t>(gpus)) {
+      throw InputError(im.location, key + ".factors",
+                       fmt::format("{} factors for {} ranks: give one per rank", im.factors.size(), gpus));
+    }
+    for (double f : im.factors) {
+      if (!(f > 0) || !std::isfinite(f))
+        throw InputError(im.location, key + ".factors",
+                         fmt::format("factors must be finite and > 0, got {}", f));
+    }
+    if (im.kernels.empty()) throw InputError(im.location, key + ".kernels", "name at least one kernel");
+    for (const auto& name : im.kernels) {
+      // An imbalance scales whichever size the kind has: only collectives are refused.
+      const ProgramKernel* k = p.kernel(name);
+      const bool gemm = k != nullptr && k->kind == KernelKind::gemm;
+      check_rank_kernel(p, name, im.location, key + ".kernels", gemm, false,
+                        k != nullptr && k->kind == KernelKind::measured);
+    }
+  }
+  for (size_t i = 0; i < p.rank_overrides.size(); ++i) {
+    const RankOverride& o = p.rank_overrides[i];
+    const std::string key = fmt::format("{}.rank_overrides[{}]", p.name, i);
+    if (o.rank < 0 || o.rank >= gpus) {
+      throw InputError(
+          o.location, key + ".rank",
+          fmt::format("rank {} is out of range: the program runs ranks 0..{}", o.rank, gpus - 1));
+    }
+    check_rank_kernel(p, o.kernel, o.location, key + ".kernel", o.m || o.n || o.k, o.bytes.has_value(),
+                      o.time_us.has_value());
+  }
+}
+
+}  // namespace
+
 void check_program_fits(const Program& p, int node_gpus, int node_cus) {
   const int gpus = p.gpus.value_or(node_gpus);
   if (p.gpus && *p.gpus > node_gpus) {
     throw InputError(p.location, p.name + ".gpus",
                      fmt::format("program asks for {} GPUs but the node has {}", *p.gpus, node_gpus));
   }
+  check_rank_differences(p, gpus);
   for (const auto& s : p.streams) {
     if (s.cus && *s.cus >= node_cus) {
       throw InputError(
@@ -214,6 +299,39 @@ void check_program_fits(const Program& p, int node_gpus, int node_cus) {
                        fmt::format("{} bytes do not split into {} equal shards", k.collective.bytes, gpus));
     }
   }
+}
+
+Program program_for_rank(const Program& p, int rank) {
+  Program out = p;
+  out.imbalance.clear();
+  out.rank_overrides.clear();
+  for (const RankImbalance& im : p.imbalance) {
+    const double f = im.factors.at(static_cast<size_t>(rank));
+    for (const auto& name : im.kernels) {
+      ProgramKernel& k = out.kernels[out.kernel_at(name)];
+      switch (k.kind) {
+        case KernelKind::gemm: {
+          std::int64_t& d = im.dim == 'n' ? k.gemm.n : im.dim == 'k' ? k.gemm.k : k.gemm.m;
+          d = scaled(d, f);
+          break;
+        }
+        case KernelKind::memory: k.memory.bytes = scaled(k.memory.bytes, f); break;
+        case KernelKind::dma_copy: k.dma.bytes = scaled(k.dma.bytes, f); break;
+        case KernelKind::measured: k.measured.time_us *= f; break;
+        case KernelKind::collective: throw ModelError("program_for_rank: a collective cannot be imbalanced");
+      }
+    }
+  }
+  for (const RankOverride& o : p.rank_overrides) {
+    if (o.rank != rank) continue;
+    ProgramKernel& k = out.kernels[out.kernel_at(o.kernel)];
+    if (o.m) k.gemm.m = *o.m;
+    if (o.n) k.gemm.n = *o.n;
+    if (o.k) k.gemm.k = *o.k;
+    if (o.bytes) (k.kind == KernelKind::memory ? k.memory.bytes : k.dma.bytes) = *o.bytes;
+    if (o.time_us) k.measured.time_us = *o.time_us;
+  }
+  return out;
 }
 
 }  // namespace c3sim::wl

@@ -11,8 +11,11 @@
 //   of each named kernel (an event recorded after k and waited on by this kernel's stream).
 // - A stream may carry a priority and a CU mask (`cus`); a masked stream that holds a GEMM runs it
 //   in the units left beside another stream's partition (as under the rp policies).
-// - Every GPU runs the same program (symmetric): one representative GPU is simulated, as for the
-//   pair. docs/programs.md says how asymmetric programs (MoE imbalance) would run all GPUs.
+// - Every GPU runs the same program (symmetric) unless the program gives per-rank differences
+//   (`imbalance`, `rank_overrides`): a symmetric program runs one representative GPU, as for the
+//   pair; an asymmetric one (or any program with `all_gpus`) runs every rank
+//   (models/program/all_gpu_simulator.h, docs/programs.md "All-GPU mode").
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -63,6 +66,26 @@ struct ProgramKernel {
   SourceLocation location;
 };
 
+// Per-rank work scaling (MoE routing imbalance): rank r runs each named kernel with factors[r]
+// times its work: a GEMM's `dim` (m, n or k; the token dimension), a memory or DMA copy kernel's
+// bytes, a measured kernel's time. Sizes round to the nearest whole unit, at least 1.
+struct RankImbalance {
+  std::vector<std::string> kernels;
+  char dim = 'm';
+  std::vector<double> factors;  // one per rank of the program
+  SourceLocation location;
+};
+
+// One rank's replacement for one size of one kernel (the fields set replace the program's).
+struct RankOverride {
+  int rank = 0;
+  std::string kernel;
+  std::optional<std::int64_t> m, n, k;  // GEMM
+  std::optional<std::int64_t> bytes;    // memory or dma_copy kernel
+  std::optional<double> time_us;        // measured kernel
+  SourceLocation location;
+};
+
 struct ProgramStream {
   std::string name;
   int priority = 0;        // larger = more urgent
@@ -84,12 +107,25 @@ struct Program {
   // prediction; and the profiler's step annotation span when the trace had one.
   std::optional<double> measured_step_us;
   std::optional<double> measured_profiler_step_us;
+  // All-GPU mode: run every rank even when they are all alike; per-rank differences.
+  bool all_gpus = false;
+  std::vector<RankImbalance> imbalance;
+  std::vector<RankOverride> rank_overrides;
 
   [[nodiscard]] const ProgramKernel* kernel(const std::string& name) const;
   [[nodiscard]] const ProgramStream* stream(const std::string& name) const;
   [[nodiscard]] int kernel_index(const std::string& name) const;  // -1 if absent
   [[nodiscard]] int stream_index(const std::string& name) const;  // -1 if absent
+  // The index of kernel `name` / the stream kernel i runs on; ModelError when absent (for code
+  // that runs after validate_program, where every name resolves).
+  [[nodiscard]] std::size_t kernel_at(const std::string& name) const;
+  [[nodiscard]] std::size_t stream_of(std::size_t kernel) const;
+  [[nodiscard]] bool asymmetric() const { return !imbalance.empty() || !rank_overrides.empty(); }
 };
+
+// What rank `rank` runs: the program with its imbalance factors and overrides applied and the
+// per-rank fields cleared (check_program_fits first: ranks and lengths in range).
+Program program_for_rank(const Program& p, int rank);
 
 // The pair as a two-kernel program: streams gemm_stream then comm_stream, kernels gemm then
 // collective (the `base` launch order), the scenario's policies. Names: "gemm", "coll".
@@ -102,8 +138,13 @@ Program program_from_scenario(const Scenario& s);
 void validate_program(const Program& p);
 
 // Checks that need the node: gpus <= node_gpus, collective bytes split into whole shards on the
-// GPUs the program runs on, stream masks leave CUs. Throws InputError.
+// GPUs the program runs on, stream masks leave CUs, per-rank differences name existing kernels of
+// a kind they fit, ranks below the program's GPU count and one imbalance factor per rank.
+// Throws InputError.
 void check_program_fits(const Program& p, int node_gpus, int node_cus);
+
+// For each kernel (program order), the previous kernel of its stream, -1 for a stream's first.
+std::vector<int> stream_predecessors(const Program& p);
 
 // Kernel indices in an order that respects `after` and stream order (validate_program first).
 std::vector<int> topological_order(const Program& p);

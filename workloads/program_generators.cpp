@@ -1,6 +1,9 @@
 #include "workloads/program_generators.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace c3sim::wl {
 
@@ -173,6 +176,35 @@ Program moe_layer_program(const MoeConfig& c) {
   }
   b.collective("combine", "comm", CollectiveOp::all_to_all, a2a, {last});
   return b.done();
+}
+
+Program with_moe_imbalance(Program moe, const std::vector<double>& factors, const SourceLocation& where) {
+  const int gpus = moe.gpus.value_or(0);
+  if (factors.empty() || gpus <= 0 || gpus % static_cast<int>(factors.size()) != 0) {
+    throw InputError(
+        where, "imbalance",
+        fmt::format("{} factors do not repeat evenly over the layer's {} GPUs", factors.size(), gpus));
+  }
+  RankImbalance im;
+  im.dim = 'n';  // the expert GEMMs' token dimension (moe_layer_program)
+  im.location = where;
+  for (int r = 0; r < gpus; ++r) {
+    const double f = factors[static_cast<size_t>(r) % factors.size()];
+    if (!(f > 0) || !std::isfinite(f))
+      throw InputError(where, "imbalance", fmt::format("factors must be finite and > 0, got {}", f));
+    im.factors.push_back(f);
+  }
+  for (const auto& k : moe.kernels) {
+    if (k.kind != KernelKind::collective) im.kernels.push_back(k.name);
+  }
+  moe.imbalance.push_back(std::move(im));
+  const std::string imbalanced = fmt::format("routing imbalance {}", fmt::join(factors, "/"));
+  if (const size_t at = moe.source.find("balanced routing"); at != std::string::npos) {
+    moe.source.replace(at, std::string("balanced routing").size(), imbalanced);
+  } else {
+    moe.source += ", " + imbalanced;
+  }
+  return moe;
 }
 
 namespace {

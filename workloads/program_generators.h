@@ -13,6 +13,7 @@
 // collective it overlaps (the pair's `base`), so `sp` and the other policies transform them.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/base/errors.h"
 #include "workloads/fsdp_generator.h"
@@ -41,6 +42,13 @@ struct MoeConfig {
 MoeConfig mixtral_8x7b();
 // Throws InputError (file = config name) when experts do not divide over ep_degree.
 Program moe_layer_program(const MoeConfig& config);
+
+// Routing imbalance on a generated MoE layer: rank r runs its expert kernels (every kernel but the
+// collectives) with factors[r mod F] times the tokens (the GEMMs' token dimension n, the
+// activations' bytes); `factors` repeats over the ranks, so its length must divide the layer's
+// GPU count ("1,1.5": every other rank 1.5x). The all-to-alls keep the balanced bytes (no
+// all-to-all-v). Throws InputError at `where` (key "imbalance") for a bad list.
+Program with_moe_imbalance(Program moe, const std::vector<double>& factors, const SourceLocation& where);
 
 // A generated program by kind ("fsdp-layer", "tp-block", "moe-layer") and model name ("" = the
 // kind's default: llama-70b; mixtral-8x7b for moe-layer); `tp` is tp-block's degree. What

@@ -7,17 +7,15 @@
 
 #include <fmt/format.h>
 
-#include "sim/base/units.h"
-#include "workloads/paper_catalog.h"
+#include "workloads/input_limits.h"
+#include "workloads/workload_yaml_fields.h"
 
 namespace c3sim::wl {
 
 namespace {
 
-// Bounds that no real workload reaches; they keep sizes exact in doubles and products in int64
-// (the same bounds as scenario files).
-constexpr std::int64_t kMaxDim = std::int64_t{1} << 24;
-constexpr std::int64_t kMaxBytes = std::int64_t{1} << 50;
+// Bounds that no real workload reaches (GEMM sides and byte counts: workload_yaml_fields.cpp,
+// the same bounds as scenario files).
 constexpr std::int64_t kMaxGpus = 1 << 12;
 constexpr std::int64_t kMaxWorkgroups = 1 << 20;
 constexpr std::int64_t kMaxCus = 1 << 16;
@@ -40,29 +38,9 @@ void reject_duplicate_keys(const YAML::Node& node, const std::string& file, cons
   }
 }
 
-std::int64_t bounded(StrictMap& m, const std::string& key, std::int64_t max) {
-  const std::int64_t v = m.integer(key);
-  if (v <= 0) m.fail(key, fmt::format("must be positive, got {}", v));
-  if (v > max) m.fail(key, fmt::format("must be at most {}, got {}", max, v));
-  return v;
-}
-
+// Program files leave the byte bound out of their over-the-bound message (workload_yaml_fields.h).
 std::int64_t parse_bytes(StrictMap& m, const std::string& key) {
-  const std::string text = m.string(key);
-  std::string why;
-  double value = 0;
-  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
-    if (text.size() > 16) m.fail(key, fmt::format("'{}' is too large (at most {} bytes)", text, kMaxBytes));
-    value = static_cast<double>(std::stoll(text));
-  } else {
-    const std::optional<double> q = parse_quantity(text, Dimension::bytes, &why);
-    if (!q) m.fail(key, why);
-    value = *q;
-  }
-  if (!(value > 0)) m.fail(key, fmt::format("must be positive, got '{}'", text));
-  if (value > static_cast<double>(kMaxBytes)) m.fail(key, fmt::format("'{}' is too large", text));
-  if (value != std::floor(value)) m.fail(key, fmt::format("'{}' is not a whole number of bytes", text));
-  return static_cast<std::int64_t>(value);
+  return byte_count(m, key, BoundInMessage::omitted);
 }
 
 double non_negative(StrictMap& m, const std::string& key) {
@@ -71,49 +49,11 @@ double non_negative(StrictMap& m, const std::string& key) {
   return v;
 }
 
-Gemm parse_gemm(StrictMap& k) {
-  const YAML::Node node = k.raw("gemm");
-  if (node.IsScalar()) {
-    const std::optional<Gemm> g = find_paper_gemm(node.Scalar());
-    if (!g) k.fail("gemm", fmt::format("'{}' is not a Table I tag (cb1..cb5, mb1, mb2)", node.Scalar()));
-    return *g;
-  }
-  if (!node.IsMap()) k.fail("gemm", "expected a Table I tag or a mapping {m, n, k, dtype}");
-  StrictMap g = k.map("gemm");
-  Gemm gemm;
-  gemm.tag = g.optional_string("tag").value_or("");
-  gemm.m = bounded(g, "m", kMaxDim);
-  gemm.n = bounded(g, "n", kMaxDim);
-  gemm.k = bounded(g, "k", kMaxDim);
-  if (auto d = g.optional_string("dtype")) {
-    const std::optional<Dtype> dtype = parse_dtype(*d);
-    if (!dtype) g.fail("dtype", fmt::format("unknown dtype '{}' (bf16, fp16, fp8, fp32, tf32)", *d));
-    gemm.dtype = *dtype;
-  }
-  gemm.source = g.optional_string("source").value_or("");
-  g.finish();
-  return gemm;
-}
+// No output-size check here (scenario files have one): programs keep the reader they had.
+Gemm parse_gemm(StrictMap& k) { return gemm_field(k, nullptr); }
 
 Collective parse_collective(StrictMap c) {
-  Collective out;
-  const std::string op = c.string("op");
-  const std::optional<CollectiveOp> parsed_op = parse_collective_op(op);
-  if (!parsed_op) {
-    c.fail("op",
-           fmt::format("unknown collective '{}' (all_gather, all_to_all, reduce_scatter, all_reduce)", op));
-  }
-  out.op = *parsed_op;
-  out.bytes = parse_bytes(c, "bytes");
-  if (auto impl = c.optional_string("impl")) {
-    const std::optional<CollectiveImpl> parsed = parse_collective_impl(*impl);
-    if (!parsed) c.fail("impl", fmt::format("unknown implementation '{}' (cu, dma, vendor_zero_cta)", *impl));
-    out.impl = *parsed;
-  }
-  if (c.has("max_workgroups"))
-    out.max_workgroups = static_cast<int>(bounded(c, "max_workgroups", kMaxWorkgroups));
-  c.finish();
-  return out;
+  return collective_field(std::move(c), kMaxWorkgroups, BoundInMessage::omitted).collective;
 }
 
 std::vector<std::string> string_list(StrictMap& m, const std::string& key,
@@ -135,8 +75,7 @@ std::vector<std::string> string_list(StrictMap& m, const std::string& key,
 ProgramKernel parse_kernel(StrictMap k) {
   ProgramKernel out;
   out.location = k.location();
-  out.name = k.string("name");
-  if (out.name.empty()) k.fail("name", "must not be empty");
+  out.name = nonempty_string(k, "name");
   out.stream = k.string("stream");
   int bodies = 0;
   for (const char* body : {"gemm", "collective", "memory", "dma_copy", "measured"})
@@ -153,7 +92,7 @@ ProgramKernel parse_kernel(StrictMap k) {
     StrictMap m = k.map("memory");
     out.memory.bytes = parse_bytes(m, "bytes");
     if (m.has("workgroups"))
-      out.memory.workgroups = static_cast<int>(bounded(m, "workgroups", kMaxWorkgroups));
+      out.memory.workgroups = static_cast<int>(positive_integer(m, "workgroups", kMaxWorkgroups));
     m.finish();
   } else if (k.has("measured")) {
     out.kind = KernelKind::measured;
@@ -162,7 +101,7 @@ ProgramKernel parse_kernel(StrictMap k) {
     if (!(out.measured.time_us > 0) || !std::isfinite(out.measured.time_us))
       m.fail("time_us", fmt::format("must be a finite number > 0, got {}", out.measured.time_us));
     if (m.has("workgroups"))
-      out.measured.workgroups = static_cast<int>(bounded(m, "workgroups", kMaxWorkgroups));
+      out.measured.workgroups = static_cast<int>(positive_integer(m, "workgroups", kMaxWorkgroups));
     out.measured.source = m.optional_string("source").value_or("");
     m.finish();
   } else {
@@ -181,24 +120,75 @@ ProgramKernel parse_kernel(StrictMap k) {
 ProgramStream parse_stream(StrictMap s) {
   ProgramStream out;
   out.location = s.location();
-  out.name = s.string("name");
-  if (out.name.empty()) s.fail("name", "must not be empty");
+  out.name = nonempty_string(s, "name");
   if (auto p = s.optional_integer("priority")) {
     if (*p < 0 || *p > 16) s.fail("priority", fmt::format("must be in 0..16, got {}", *p));
     out.priority = static_cast<int>(*p);
   }
-  if (s.has("cus")) out.cus = static_cast<int>(bounded(s, "cus", kMaxCus));
+  if (s.has("cus")) out.cus = static_cast<int>(positive_integer(s, "cus", kMaxCus));
   s.finish();
+  return out;
+}
+
+std::vector<double> number_list(StrictMap& m, const std::string& key) {
+  std::vector<double> out;
+  const std::vector<YAML::Node> items = m.sequence(key);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string k = fmt::format("{}[{}]", m.qualified(key), i);
+    double v = 0;
+    if (!items[i].IsScalar() || !YAML::convert<double>::decode(items[i], v) || !std::isfinite(v))
+      throw InputError(location_of(items[i], m.file()), k, "expected a finite number");
+    out.push_back(v);
+  }
+  return out;
+}
+
+RankImbalance parse_imbalance(StrictMap m) {
+  RankImbalance out;
+  out.location = m.location();
+  out.kernels = string_list(m, "kernels", nullptr);
+  if (out.kernels.empty()) m.fail("kernels", "name at least one kernel");
+  if (auto d = m.optional_string("dim")) {
+    if (*d != "m" && *d != "n" && *d != "k") m.fail("dim", fmt::format("must be m, n or k, got '{}'", *d));
+    out.dim = (*d)[0];
+  }
+  out.factors = number_list(m, "factors");
+  for (double f : out.factors) {
+    if (!(f > 0)) m.fail("factors", fmt::format("factors must be > 0, got {}", f));
+  }
+  m.finish();
+  return out;
+}
+
+RankOverride parse_rank_override(StrictMap m) {
+  RankOverride out;
+  out.location = m.location();
+  const std::int64_t rank = m.integer("rank");
+  if (rank < 0 || rank >= kMaxGpus)
+    m.fail("rank", fmt::format("must be in 0..{}, got {}", kMaxGpus - 1, rank));
+  out.rank = static_cast<int>(rank);
+  out.kernel = m.string("kernel");
+  if (m.has("m")) out.m = positive_integer(m, "m", kMaxGemmDim);
+  if (m.has("n")) out.n = positive_integer(m, "n", kMaxGemmDim);
+  if (m.has("k")) out.k = positive_integer(m, "k", kMaxGemmDim);
+  if (m.has("bytes")) out.bytes = parse_bytes(m, "bytes");
+  if (m.has("time_us")) {
+    out.time_us = m.number("time_us");
+    if (!(*out.time_us > 0) || !std::isfinite(*out.time_us))
+      m.fail("time_us", fmt::format("must be a finite number > 0, got {}", *out.time_us));
+  }
+  if (!out.m && !out.n && !out.k && !out.bytes && !out.time_us)
+    m.fail("kernel", "an override sets at least one of m, n, k, bytes, time_us");
+  m.finish();
   return out;
 }
 
 Program parse_program(StrictMap m) {
   Program p;
   p.location = m.location();
-  p.name = m.string("name");
-  if (p.name.empty()) m.fail("name", "must not be empty");
+  p.name = nonempty_string(m, "name");
   p.source = m.optional_string("source").value_or("");
-  if (m.has("gpus")) p.gpus = static_cast<int>(bounded(m, "gpus", kMaxGpus));
+  if (m.has("gpus")) p.gpus = static_cast<int>(positive_integer(m, "gpus", kMaxGpus));
   if (m.has("launch_gap_us")) p.launch_gap_us = non_negative(m, "launch_gap_us");
   const std::vector<YAML::Node> streams = m.sequence("streams");
   for (std::size_t i = 0; i < streams.size(); ++i) {
@@ -214,6 +204,21 @@ Program parse_program(StrictMap m) {
   if (m.has("measured_step_us")) p.measured_step_us = non_negative(m, "measured_step_us");
   if (m.has("measured_profiler_step_us"))
     p.measured_profiler_step_us = non_negative(m, "measured_profiler_step_us");
+  p.all_gpus = m.optional_boolean("all_gpus").value_or(false);
+  if (m.has("imbalance")) {
+    const std::vector<YAML::Node> items = m.sequence("imbalance");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      p.imbalance.push_back(
+          parse_imbalance(StrictMap(items[i], m.file(), fmt::format("{}[{}]", m.qualified("imbalance"), i))));
+    }
+  }
+  if (m.has("rank_overrides")) {
+    const std::vector<YAML::Node> items = m.sequence("rank_overrides");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      p.rank_overrides.push_back(parse_rank_override(
+          StrictMap(items[i], m.file(), fmt::format("{}[{}]", m.qualified("rank_overrides"), i))));
+    }
+  }
   m.finish();
   validate_program(p);
   return p;
@@ -262,17 +267,6 @@ std::vector<Program> load_programs_string(const std::string& text, const std::st
 
 namespace {
 
-std::string bytes_text(std::int64_t bytes) {
-  constexpr std::int64_t kKiB = 1024;
-  for (auto [unit, name] :
-       {std::pair{kKiB * kKiB * kKiB, "GiB"}, std::pair{kKiB * kKiB, "MiB"}, std::pair{kKiB, "KiB"}}) {
-    if (bytes >= unit && bytes % (unit / 64) == 0) {
-      return fmt::format("{} {}", static_cast<double>(bytes) / static_cast<double>(unit), name);
-    }
-  }
-  return fmt::format("{}", bytes);
-}
-
 void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
   out << YAML::BeginMap;
   out << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << k.name;
@@ -291,21 +285,22 @@ void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
     case KernelKind::collective:
       out << YAML::Key << "collective" << YAML::Value << YAML::Flow << YAML::BeginMap;
       out << YAML::Key << "op" << YAML::Value << to_string(k.collective.op);
-      out << YAML::Key << "bytes" << YAML::Value << bytes_text(k.collective.bytes);
+      out << YAML::Key << "bytes" << YAML::Value << byte_count_text(k.collective.bytes);
       out << YAML::Key << "impl" << YAML::Value << to_string(k.collective.impl);
       if (k.collective.max_workgroups)
         out << YAML::Key << "max_workgroups" << YAML::Value << *k.collective.max_workgroups;
+      if (k.collective.in_place) out << YAML::Key << "in_place" << YAML::Value << true;
       out << YAML::EndMap;
       break;
     case KernelKind::memory:
       out << YAML::Key << "memory" << YAML::Value << YAML::Flow << YAML::BeginMap;
-      out << YAML::Key << "bytes" << YAML::Value << bytes_text(k.memory.bytes);
+      out << YAML::Key << "bytes" << YAML::Value << byte_count_text(k.memory.bytes);
       if (k.memory.workgroups) out << YAML::Key << "workgroups" << YAML::Value << *k.memory.workgroups;
       out << YAML::EndMap;
       break;
     case KernelKind::dma_copy:
       out << YAML::Key << "dma_copy" << YAML::Value << YAML::Flow << YAML::BeginMap;
-      out << YAML::Key << "bytes" << YAML::Value << bytes_text(k.dma.bytes);
+      out << YAML::Key << "bytes" << YAML::Value << byte_count_text(k.dma.bytes);
       out << YAML::Key << "to_peer" << YAML::Value << k.dma.to_peer;
       out << YAML::EndMap;
       break;
@@ -325,6 +320,37 @@ void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
   }
   if (k.gap_us) out << YAML::Key << "gap_us" << YAML::Value << *k.gap_us;
   out << YAML::EndMap;
+}
+
+void emit_rank_differences(YAML::Emitter& out, const Program& p) {
+  if (p.all_gpus) out << YAML::Key << "all_gpus" << YAML::Value << true;
+  if (!p.imbalance.empty()) {
+    out << YAML::Key << "imbalance" << YAML::Value << YAML::BeginSeq;
+    for (const auto& im : p.imbalance) {
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "kernels" << YAML::Value << YAML::Flow
+          << YAML::BeginSeq;
+      for (const auto& k : im.kernels) out << YAML::DoubleQuoted << k;
+      out << YAML::EndSeq << YAML::Key << "dim" << YAML::Value << std::string(1, im.dim);
+      out << YAML::Key << "factors" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (double f : im.factors) out << f;
+      out << YAML::EndSeq << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
+  if (!p.rank_overrides.empty()) {
+    out << YAML::Key << "rank_overrides" << YAML::Value << YAML::BeginSeq;
+    for (const auto& o : p.rank_overrides) {
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "rank" << YAML::Value << o.rank;
+      out << YAML::Key << "kernel" << YAML::Value << YAML::DoubleQuoted << o.kernel;
+      for (const auto& [key, v] : {std::pair{"m", o.m}, std::pair{"n", o.n}, std::pair{"k", o.k}}) {
+        if (v) out << YAML::Key << key << YAML::Value << *v;
+      }
+      if (o.bytes) out << YAML::Key << "bytes" << YAML::Value << byte_count_text(*o.bytes);
+      if (o.time_us) out << YAML::Key << "time_us" << YAML::Value << *o.time_us;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
 }
 
 }  // namespace
@@ -359,6 +385,7 @@ std::string programs_to_yaml(const std::vector<Program>& programs) {
     if (p.measured_step_us) out << YAML::Key << "measured_step_us" << YAML::Value << *p.measured_step_us;
     if (p.measured_profiler_step_us)
       out << YAML::Key << "measured_profiler_step_us" << YAML::Value << *p.measured_profiler_step_us;
+    emit_rank_differences(out, p);
     out << YAML::EndMap;
   }
   out << YAML::EndSeq << YAML::EndMap;

@@ -2,129 +2,25 @@
 // key is accounted for, then check the values that depend on each other (bytes vs gpus x dtype).
 #include "workloads/scenario_io.h"
 
-#include <cmath>
 #include <set>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "sim/base/input_file.h"
-#include "sim/base/units.h"
 #include "workloads/input_limits.h"
 #include "workloads/paper_catalog.h"
+#include "workloads/workload_yaml_fields.h"
 
 namespace c3sim::wl {
 
 namespace {
 
-// The bounds are workloads/input_limits.h's, shared with sweeps and measurement records.
-constexpr std::int64_t kMaxDim = kMaxGemmDim;
-constexpr std::int64_t kMaxBytes = kMaxCollectiveBytes;
-
-std::int64_t positive(StrictMap& m, const std::string& key, std::int64_t max) {
-  const std::int64_t v = m.integer(key);
-  if (v <= 0) m.fail(key, fmt::format("must be positive, got {}", v));
-  if (v > max) m.fail(key, fmt::format("must be at most {}, got {}", max, v));
-  return v;
-}
-
-std::optional<std::int64_t> optional_positive(StrictMap& m, const std::string& key, std::int64_t max) {
-  if (!m.has(key)) return std::nullopt;
-  return positive(m, key, max);
-}
-
-bool all_digits(const std::string& s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
-
-// A byte count: a plain integer or a size with a unit ("896 MiB", "3.25 GiB") that comes out whole.
-std::int64_t parse_bytes(StrictMap& m, const std::string& key) {
-  const std::string text = m.string(key);
-  double value = 0;
-  if (all_digits(text)) {
-    if (text.size() > 16) m.fail(key, fmt::format("'{}' is too large (at most {} bytes)", text, kMaxBytes));
-    value = static_cast<double>(std::stoll(text));
-  } else {
-    std::string why;
-    const std::optional<double> q = parse_quantity(text, Dimension::bytes, &why);
-    if (!q) m.fail(key, why);
-    value = *q;
-  }
-  if (!(value > 0)) m.fail(key, fmt::format("must be positive, got '{}'", text));
-  if (value > static_cast<double>(kMaxBytes)) {
-    m.fail(key, fmt::format("'{}' is too large (at most {} bytes)", text, kMaxBytes));
-  }
-  if (value != std::floor(value)) m.fail(key, fmt::format("'{}' is not a whole number of bytes", text));
-  return static_cast<std::int64_t>(value);
-}
-
-std::string nonempty_string(StrictMap& m, const std::string& key) {
-  std::string s = m.string(key);
-  if (s.empty()) m.fail(key, "must not be empty");
-  return s;
-}
-
-Gemm parse_gemm_map(StrictMap g) {
-  Gemm gemm;
-  gemm.tag = g.optional_string("tag").value_or("");
-  gemm.m = positive(g, "m", kMaxDim);
-  gemm.n = positive(g, "n", kMaxDim);
-  gemm.k = positive(g, "k", kMaxDim);
-  if (auto d = g.optional_string("dtype")) {
-    const std::optional<Dtype> dtype = parse_dtype(*d);
-    if (!dtype) g.fail("dtype", fmt::format("unknown dtype '{}' (bf16, fp16, fp8, fp32, tf32)", *d));
-    gemm.dtype = *dtype;
-  }
-  gemm.source = g.optional_string("source").value_or("");
-  g.finish();
-  check_gemm_shape(gemm.m, gemm.n, gemm.k, g.location("n"), g.path());
-  return gemm;
-}
-
-// `gemm: cb1` (a Table I tag) or a mapping with the shape.
+// `gemm: cb1` (a Table I tag) or a mapping with the shape, whose output size is checked too.
 Gemm parse_gemm(StrictMap& m) {
-  const YAML::Node node = m.raw("gemm");
-  if (!node) m.fail("gemm", "required key is missing");
-  if (node.IsScalar()) {
-    const std::optional<Gemm> g = find_paper_gemm(node.Scalar());
-    if (!g) m.fail("gemm", fmt::format("'{}' is not a Table I tag (cb1..cb5, mb1, mb2)", node.Scalar()));
-    return *g;
-  }
-  if (!node.IsMap()) m.fail("gemm", "expected a Table I tag or a mapping {m, n, k, dtype}");
-  return parse_gemm_map(m.map("gemm"));
-}
-
-struct ParsedCollective {
-  Collective collective;
-  SourceLocation bytes_location;
-  std::string bytes_key;
-};
-
-ParsedCollective parse_collective(StrictMap c) {
-  ParsedCollective out;
-  const std::string op = c.string("op");
-  const std::optional<CollectiveOp> parsed_op = parse_collective_op(op);
-  if (!parsed_op) {
-    c.fail("op",
-           fmt::format("unknown collective '{}' (all_gather, all_to_all, reduce_scatter, all_reduce)", op));
-  }
-  out.collective.op = *parsed_op;
-  out.collective.bytes = parse_bytes(c, "bytes");
-  out.bytes_location = c.location("bytes");
-  out.bytes_key = c.qualified("bytes");
-  if (auto impl = c.optional_string("impl")) {
-    const std::optional<CollectiveImpl> parsed = parse_collective_impl(*impl);
-    if (!parsed) c.fail("impl", fmt::format("unknown implementation '{}' (cu, dma, vendor_zero_cta)", *impl));
-    out.collective.impl = *parsed;
-  }
-  if (auto wg = optional_positive(c, "max_workgroups", kMaxWorkgroups))
-    out.collective.max_workgroups = static_cast<int>(*wg);
-  c.finish();
-  return out;
+  return gemm_field(m, [](const Gemm& gemm, const StrictMap& g) {
+    check_gemm_shape(gemm.m, gemm.n, gemm.k, g.location("n"), g.path());
+  });
 }
 
 void parse_policies(StrictMap& m, Scenario& s) {
@@ -163,12 +59,13 @@ Scenario parse_explicit(StrictMap& m) {
     if (!s.paper_taxonomy)
       m.fail("taxonomy", fmt::format("unknown taxonomy '{}' (G-long, C-long, GC-equal)", *t));
   }
-  if (auto g = optional_positive(m, "gpus", kMaxGpus)) {
-    check_gpu_count(*g, m.location("gpus"), m.qualified("gpus"));
-    s.gpus = static_cast<int>(*g);
+  if (m.has("gpus")) {
+    const std::int64_t g = positive_integer(m, "gpus", kMaxGpus);
+    check_gpu_count(g, m.location("gpus"), m.qualified("gpus"));
+    s.gpus = static_cast<int>(g);
   }
   s.gemm = parse_gemm(m);
-  const ParsedCollective c = parse_collective(m.map("collective"));
+  const CollectiveField c = collective_field(m.map("collective"), kMaxWorkgroups, BoundInMessage::named);
   s.collective = c.collective;
   parse_policies(m, s);
   m.finish();

@@ -5,23 +5,11 @@
 #include <fmt/format.h>
 
 #include "workloads/scenario_io.h"
+#include "workloads/workload_yaml_fields.h"
 
 namespace c3sim::wl {
 
 namespace {
-
-// "896 MiB", "1.625 GiB", or plain bytes. Only sizes that are multiples of unit/64 use the unit,
-// so the number has at most six decimals and parses back to the exact same integer.
-std::string bytes_text(std::int64_t bytes) {
-  constexpr std::int64_t kKiB = 1024;
-  for (auto [unit, name] :
-       {std::pair{kKiB * kKiB * kKiB, "GiB"}, std::pair{kKiB * kKiB, "MiB"}, std::pair{kKiB, "KiB"}}) {
-    if (bytes >= unit && bytes % (unit / 64) == 0) {
-      return fmt::format("{} {}", static_cast<double>(bytes) / static_cast<double>(unit), name);
-    }
-  }
-  return fmt::format("{}", bytes);
-}
 
 void emit_quoted(YAML::Emitter& out, const char* key, const std::string& value) {
   out << YAML::Key << key << YAML::Value << YAML::DoubleQuoted << value;
@@ -41,9 +29,10 @@ void emit_gemm(YAML::Emitter& out, const Gemm& g) {
 void emit_collective(YAML::Emitter& out, const Collective& c) {
   out << YAML::Key << "collective" << YAML::Value << YAML::Flow << YAML::BeginMap;
   out << YAML::Key << "op" << YAML::Value << to_string(c.op);
-  out << YAML::Key << "bytes" << YAML::Value << bytes_text(c.bytes);
+  out << YAML::Key << "bytes" << YAML::Value << byte_count_text(c.bytes);
   out << YAML::Key << "impl" << YAML::Value << to_string(c.impl);
   if (c.max_workgroups) out << YAML::Key << "max_workgroups" << YAML::Value << *c.max_workgroups;
+  if (c.in_place) out << YAML::Key << "in_place" << YAML::Value << true;
   out << YAML::EndMap;
 }
 

@@ -1,6 +1,11 @@
 #include "hardware/hip/bench.h"
 
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
 #include "hardware/hip/check.h"
+#include "hardware/hip/kernels.h"
 
 namespace c3sim::bench {
 
@@ -14,8 +19,16 @@ std::string CollConfig::describe() const {
   return "?";
 }
 
+std::string Conditioning::describe() const {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "idle_ms=%g,spin_ms=%g,order=%s", idle_ms, spin_ms,
+                rotate ? "rotate" : "fixed");
+  return buf;
+}
+
 Bench::Bench()
-    : partitions_(devices_.highest_priority()),
+    : clock_probe_(devices_),
+      partitions_(devices_.highest_priority()),
       gemm_(devices_.count()),
       vendor_(devices_.count()),
       dma_(devices_),
@@ -105,17 +118,57 @@ std::pair<int, int> Bench::partition_units(int group_units) {
   return {p.group_sms(), p.rest_sms()};
 }
 
+void Bench::condition() {
+  if (conditioning_.idle_ms > 0) {
+    devices_.synchronize_all();
+    // GPUs idle, host busy: a host thread that sleeps 20 ms wakes from a deep CPU idle state
+    // slowly, and the launches that follow (NCCL's kernel on each GPU in turn, the DMA
+    // collective's copy submissions) would pay that inside the timed trial (2 x H200: a 64 MiB
+    // all-gather 180 -> 260-400 us after a sleep, hardware/measurements/README.md).
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double, std::milli>(conditioning_.idle_ms));
+    while (std::chrono::steady_clock::now() < until) {}
+  }
+  if (conditioning_.spin_ms > 0) {
+    const auto ns = static_cast<std::uint64_t>(std::llround(conditioning_.spin_ms * 1e6));
+    for (int g = 0; g < gpus(); ++g) {
+      C3_HIP(hipSetDevice(g));
+      launch_spin(devices_.stream(g, "condition"), devices_.compute_units(g), ns);
+    }
+  }
+  devices_.synchronize_all();
+}
+
 std::vector<MeasuredTimes> Bench::measure(const std::vector<Measurement>& list, int warmups, int trials) {
+  const std::size_t n = list.size();
+  std::vector<MeasuredTimes> out(n);
+  auto timed = [&](std::size_t i) {
+    condition();
+    TrialClocks c;
+    c.before = slowest_gpu(clock_probe_.read());
+    TrialTimes t = run_timed(devices_, list[i].parts);
+    c.after = slowest_gpu(clock_probe_.read());
+    return std::pair{t, c};
+  };
+  // Round r's k-th trial: measurement (k + r) mod n when rotating, k otherwise.
+  auto at = [&](int round, std::size_t k) {
+    return conditioning_.rotate ? (k + static_cast<std::size_t>(round)) % n : k;
+  };
   for (const Measurement& m : list) run_untimed(devices_, m.parts);
   for (int w = 0; w < warmups; ++w) {
-    for (const Measurement& m : list) (void)run_timed(devices_, m.parts);
+    for (std::size_t k = 0; k < n; ++k) (void)timed(at(w, k));
   }
-  std::vector<std::vector<TrialTimes>> samples(list.size());
+  std::vector<std::vector<TrialTimes>> samples(n);
   for (int t = 0; t < trials; ++t) {
-    for (std::size_t i = 0; i < list.size(); ++i) samples[i].push_back(run_timed(devices_, list[i].parts));
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t i = at(warmups + t, k);
+      auto [times, clocks] = timed(i);
+      samples[i].push_back(times);
+      if (clock_probe_.available()) out[i].clocks.push_back(clocks);
+    }
   }
-  std::vector<MeasuredTimes> out(list.size());
-  for (std::size_t i = 0; i < list.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     std::vector<double> totals;
     std::vector<std::vector<double>> parts(list[i].parts.size());
     for (const TrialTimes& s : samples[i]) {

@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hardware/hip/blas_gemm.h"
+#include "hardware/hip/clock_probe.h"
 #include "hardware/hip/coll_buffers.h"
 #include "hardware/hip/device_set.h"
 #include "hardware/hip/dma_collective.h"
@@ -33,10 +35,36 @@ struct Measurement {
   std::vector<Part> parts;
 };
 
+// The GPUs' state around one timed trial (slowest_gpu of each reading).
+struct TrialClocks {
+  ClockReading before;  // after conditioning, just before the trial's first launch
+  ClockReading after;   // once every GPU finished the trial
+};
+
 struct MeasuredTimes {
+  MeasuredTimes() = default;
+  MeasuredTimes(Summary total_, std::vector<Summary> parts_, int trials_,
+                std::vector<TrialClocks> clocks_ = {})
+      : total(total_), parts(std::move(parts_)), trials(trials_), clocks(std::move(clocks_)) {}
   Summary total;
   std::vector<Summary> parts;
   int trials = 0;
+  std::vector<TrialClocks> clocks;  // per timed trial, in the order run; empty without a probe
+};
+
+// How every timed trial (warm-ups included) is started, the same for isolated and concurrent
+// trials, so that clock and power state is not what tells them apart
+// (hardware/measurements/clocks/README.md):
+//   every GPU idle for idle_ms (the power limiter's budget recovers; the host busy-waits) ->
+//   a spin kernel on every SM/CU of every GPU for spin_ms (clocks up from idle) -> the trial.
+// rotate: round t runs the measurements starting at the (t mod n)-th, so drift over a round falls
+// on every measurement alike (a cyclic shift keeps each trial's predecessor: the idle gap, not the
+// order, is what removes the predecessor's clock effect; hardware/measurements/README.md).
+struct Conditioning {
+  double idle_ms = 20;
+  double spin_ms = 2;
+  bool rotate = true;
+  [[nodiscard]] std::string describe() const;
 };
 
 class Bench {
@@ -71,12 +99,22 @@ public:
   // Units the partition for `group_units` really gives the group and the rest (rounding).
   [[nodiscard]] std::pair<int, int> partition_units(int group_units);
 
+  void set_conditioning(const Conditioning& c) { conditioning_ = c; }
+  [[nodiscard]] const Conditioning& conditioning() const { return conditioning_; }
+  [[nodiscard]] const ClockProbe& clocks() const { return clock_probe_; }
+
   // Primes each measurement once untimed, runs `warmups` timed rounds, then `trials` rounds in
-  // which every measurement runs once, in order: baselines are timed beside the concurrent runs.
+  // which every measurement runs once (rotated, see Conditioning): baselines are timed beside
+  // the concurrent runs. Every timed trial is conditioned first and its clocks read.
   std::vector<MeasuredTimes> measure(const std::vector<Measurement>& list, int warmups, int trials);
 
 private:
+  // Brings every GPU to the state Conditioning describes.
+  void condition();
+
   DeviceSet devices_;
+  ClockProbe clock_probe_;
+  Conditioning conditioning_;
   SmPartitions partitions_;
   BlasGemm gemm_;
   VendorCollectives vendor_;

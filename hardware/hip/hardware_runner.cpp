@@ -37,6 +37,10 @@ wl::EnvRecord HardwareRunner::environment() {
   // How c3 records' parts were started (trial.h): in order from one host thread, nothing held
   // back. Files without this key held every stream behind one gate and released them together.
   env.details["launch_semantics"] = "ordered";
+  // How every timed trial was started (bench.h Conditioning) and whether clocks were read. Files
+  // without this key ran all trials back to back in a fixed order, unconditioned.
+  env.details["trial_conditioning"] = bench_.conditioning().describe();
+  env.details["clock_probe"] = bench_.clocks().available() ? "nvml" : bench_.clocks().unavailable_reason();
   return env;
 }
 
@@ -192,6 +196,7 @@ std::vector<wl::Record> HardwareRunner::run(const wl::RunRequest& request) {
       r.extra["gemm_units"] = rest;
     }
     if (p.impl == wl::CollectiveImpl::dma) r.extra["dma"] = dma_.describe();
+    add_clocks(r.extra, t);
     if (sc.paper_taxonomy) r.extra["paper_taxonomy"] = wl::to_string(*sc.paper_taxonomy);
     out.emplace_back(std::move(r));
   }

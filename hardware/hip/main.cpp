@@ -42,6 +42,10 @@ struct CommonOptions {
   int dma_chunks = 1;
   std::string dma_mode = "push";
   bool dma_single = false;
+  // Trial conditioning (bench.h Conditioning); defaults = the conditioned mode.
+  double condition_idle_ms = bench::Conditioning{}.idle_ms;
+  double condition_spin_ms = bench::Conditioning{}.spin_ms;
+  std::string trial_order = "rotate";
 };
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -129,6 +133,18 @@ void check_runtime_limits(const CommonOptions& o) {
   if (o.warmups < 0) throw InputError({}, "--warmups", "must be at least 0");
 }
 
+bench::Conditioning conditioning(const CommonOptions& o) {
+  const auto check = [](double v, const char* option) {
+    if (!(v >= 0 && v <= 10000)) throw InputError({}, option, "must be between 0 and 10000 ms");
+  };
+  check(o.condition_idle_ms, "--condition-idle-ms");
+  check(o.condition_spin_ms, "--condition-spin-ms");
+  if (o.trial_order != "rotate" && o.trial_order != "fixed") {
+    throw InputError({}, "--trial-order", "expected rotate or fixed, got '" + o.trial_order + "'");
+  }
+  return {o.condition_idle_ms, o.condition_spin_ms, o.trial_order == "rotate"};
+}
+
 // A program file (workloads/program_io.h): each program under each policy of c3sim's transform
 // registry, transformed here and run by ProgramBench (program_bench.h). Every program, policy and
 // transformed program is checked before the first GPU call.
@@ -149,7 +165,7 @@ int command_run_programs(const CommonOptions& o, const std::string& policy_list,
   for (const wl::Program& p : wl::load_programs_file(o.scenario_file)) {
     if (!only_names.empty() && !only_names.count(p.name)) continue;
     wl::check_program_fits(p, spec.interconnect.gpus, spec.compute.total_cus());
-    bench::check_program_runnable(p, "");
+    bench::check_program_runnable(p, "", spec);
     std::vector<std::string> names = policy_list.empty() ? p.policies : split_list(policy_list);
     std::vector<c3sim::SourceLocation> where =
         policy_list.empty() ? p.policy_locations
@@ -162,13 +178,15 @@ int command_run_programs(const CommonOptions& o, const std::string& policy_list,
     r.program = p;
     r.warmups = o.warmups;
     r.trials = o.trials;
+    r.mask_sms = spec.compute.total_cus();
+    r.mask_granularity = std::max(1, spec.compute.cu_mask_granularity);
     for (std::size_t i = 0; i < names.size(); ++i) {
       const c3sim::SourceLocation at = i < where.size() ? where[i] : p.location;
       registry.check(names[i], spec, at);
       for (const std::string& concrete : registry.expand(names[i], spec)) {
         if (std::find(r.policies.begin(), r.policies.end(), concrete) != r.policies.end()) continue;
         wl::Program t = registry.apply(concrete, p, spec, at);
-        bench::check_program_runnable(t, concrete);
+        bench::check_program_runnable(t, concrete, spec);
         r.policies.push_back(concrete);
         r.transformed.push_back(std::move(t));
       }
@@ -177,8 +195,10 @@ int command_run_programs(const CommonOptions& o, const std::string& policy_list,
   }
   if (requests.empty()) throw InputError({o.scenario_file, 0, 0}, "--only", "no program selected");
 
+  const bench::Conditioning cond = conditioning(o);
   RecordSink sink(o.output);
   bench::HardwareRunner runner(dma_options(o));
+  runner.bench().set_conditioning(cond);
   bench::ProgramBench programs(runner.bench(), runner.dma_options());
   sink.write({runner.environment()});
   for (const bench::ProgramRunRequest& r : requests) {
@@ -194,6 +214,7 @@ int command_run(const CommonOptions& o, const std::string& policy_list, const st
   // Everything about the input is checked before the first GPU call.
   check_runtime_limits(o);
   (void)dma_options(o);
+  const bench::Conditioning cond = conditioning(o);
   if (wl::is_program_document(c3sim::load_yaml_file(o.scenario_file))) {
     if (!gemm_limits.empty() || !cta_limits.empty()) {
       throw InputError({o.scenario_file, 0, 0}, "--gemm-sm-limits/--coll-cta-limits",
@@ -253,6 +274,7 @@ int command_run(const CommonOptions& o, const std::string& policy_list, const st
 
   RecordSink sink(o.output);
   bench::HardwareRunner runner(dma);
+  runner.bench().set_conditioning(cond);
   sink.write({runner.environment()});
   for (const wl::RunRequest& r : requests) {
     std::cerr << "c3bench: " << r.scenario.name << " (" << r.policies.size() << " policies)\n";
@@ -294,6 +316,7 @@ int command_sweep(const CommonOptions& o, const SweepOptions& so) {
   const std::string& sizes = so.sizes;
   const std::string& engine_bytes = so.engine_bytes;
   check_runtime_limits(o);
+  const bench::Conditioning cond = conditioning(o);
   bench::SweepRequest q;
   q.what = split_list(what);
   if (q.what.size() == 1 && q.what[0] == "all") {
@@ -322,6 +345,7 @@ int command_sweep(const CommonOptions& o, const SweepOptions& so) {
 
   RecordSink sink(o.output);
   bench::HardwareRunner runner(dma);
+  runner.bench().set_conditioning(cond);
   if (std::find(q.what.begin(), q.what.end(), "launch") != q.what.end()) runner.set_launch_probe_reps(100);
   sink.write({runner.environment()});
   sink.write(bench::run_sweeps(runner, q));
@@ -347,6 +371,18 @@ void add_common(CLI::App* app, CommonOptions& o, bool scenario_required) {
       ->capture_default_str();
   app->add_flag("--dma-single", o.dma_single,
                 "Own DMA collective: one copy call per piece instead of one batched call per queue");
+  app->add_option("--condition-idle-ms", o.condition_idle_ms,
+                  "Before every timed trial (isolated and concurrent alike): every GPU idle this long, "
+                  "so the power limiter starts each trial from the same state; 0 = no wait")
+      ->capture_default_str();
+  app->add_option("--condition-spin-ms", o.condition_spin_ms,
+                  "Then a spin kernel on every SM/CU of every GPU this long, so clocks are up when the "
+                  "trial starts; 0 = none")
+      ->capture_default_str();
+  app->add_option("--trial-order", o.trial_order,
+                  "rotate: round t starts at the (t mod n)-th measurement, so drift and what ran before "
+                  "fall on all alike; fixed: the same order every round (files before the conditioning)")
+      ->capture_default_str();
 }
 
 }  // namespace

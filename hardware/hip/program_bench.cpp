@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "hardware/hip/check.h"
@@ -78,13 +79,55 @@ double ideal_step(const wl::Program& p, const std::vector<double>& iso) {
 
 }  // namespace
 
-void check_program_runnable(const wl::Program& p, const std::string& policy) {
+std::vector<std::optional<SmRange>> stream_sm_ranges(const wl::Program& p, int total_sms) {
+  std::vector<bool> has_gemm(p.streams.size(), false);
+  for (const wl::ProgramKernel& k : p.kernels) {
+    if (k.kind == wl::KernelKind::gemm) has_gemm[static_cast<std::size_t>(p.stream_index(k.stream))] = true;
+  }
+  std::vector<std::optional<SmRange>> out(p.streams.size());
+  int low = 0, high = 0;  // SMs used from each end
+  for (std::size_t i = 0; i < p.streams.size(); ++i) {
+    const std::optional<int> cus = p.streams[i].cus;
+    if (!cus) continue;
+    int& used = has_gemm[i] ? high : low;
+    const int count = std::max(0, std::min(*cus, total_sms - used));
+    out[i] = SmRange{has_gemm[i] ? total_sms - used - count : used, count};
+    used += *cus;
+  }
+  return out;
+}
+
+void check_program_runnable(const wl::Program& p, const std::string& policy, const hw::NodeSpec& spec) {
   const std::string what = policy.empty() ? p.name : p.name + " under " + policy;
-  for (const wl::ProgramStream& s : p.streams) {
-    if (s.cus) {
-      throw InputError(s.location, p.name + ".streams." + s.name + ".cus",
-                       "c3bench cannot yet run a program stream on a CU/SM mask (" + what +
-                           "; the rp policies): not supported on this platform's program path");
+  const int total = spec.compute.total_cus();
+  const int granularity = std::max(1, spec.compute.cu_mask_granularity);
+  const std::vector<std::optional<SmRange>> ranges = stream_sm_ranges(p, total);
+  for (std::size_t i = 0; i < p.streams.size(); ++i) {
+    const wl::ProgramStream& s = p.streams[i];
+    if (!s.cus) continue;
+    const std::string key = p.name + ".streams." + s.name + ".cus";
+#if defined(C3BENCH_AMD)
+    throw InputError(s.location, key,
+                     "c3bench's program path runs CU masks (" + what +
+                         "; the rp policies) on NVIDIA green contexts only: not supported on this vendor");
+#endif
+    if (spec.compute.xcds != 1) {
+      throw InputError(s.location, key,
+                       "c3bench's program path places CU masks on GPUs of one L2 domain (xcds: 1); " +
+                           spec.name + " has " + std::to_string(spec.compute.xcds) + " (" + what + ")");
+    }
+    const SmRange& r = *ranges[i];
+    if (r.count < 1) {
+      throw InputError(s.location, key,
+                       "no SMs are left for this stream after the streams masked before it (" + what + ")");
+    }
+    for (int b : {r.first, r.first + r.count}) {
+      if (b != 0 && b != total && b % granularity != 0) {
+        throw InputError(s.location, key,
+                         "SMs " + std::to_string(r.first) + ".." + std::to_string(r.first + r.count - 1) +
+                             " (" + what + "): green contexts split " + spec.name + "'s " +
+                             std::to_string(total) + " SMs at multiples of " + std::to_string(granularity));
+      }
     }
   }
   std::set<std::string> launched;
@@ -106,10 +149,16 @@ void check_program_runnable(const wl::Program& p, const std::string& policy) {
     }
     if (k.kind != wl::KernelKind::collective) continue;
     const wl::Collective& c = k.collective;
-    if (c.impl == wl::CollectiveImpl::vendor_zero_cta || c.impl == wl::CollectiveImpl::dma_hybrid) {
+    if (c.impl == wl::CollectiveImpl::dma_hybrid) {
       throw InputError(k.location, key + ".collective.impl",
                        std::string("c3bench's program path does not run impl ") + wl::to_string(c.impl) +
-                           " (" + what + "): not supported on this platform; use cu or dma");
+                           " (" + what + "): not supported on this platform; use cu, dma or vendor_zero_cta");
+    }
+    if (c.impl == wl::CollectiveImpl::vendor_zero_cta && !vendor_zero_cta_compiled()) {
+      throw InputError(k.location, key + ".collective.impl",
+                       "impl vendor_zero_cta (" + what +
+                           "): not supported on this platform: the library has no zero-CTA policy "
+                           "(NCCL_CTA_POLICY_ZERO, NCCL >= 2.28)");
     }
     const bool reduces = c.op == wl::CollectiveOp::reduce_scatter || c.op == wl::CollectiveOp::all_reduce;
     if (reduces && c.impl != wl::CollectiveImpl::cu) {
@@ -126,14 +175,29 @@ void check_program_runnable(const wl::Program& p, const std::string& policy) {
 struct ProgramBench::Resources {
   std::map<std::string, std::unique_ptr<BlasGemm>> gemms;  // by signature
   struct Coll {
-    std::unique_ptr<CollBuffers> buffers;
+    std::unique_ptr<CollBuffers> own;  // plain buffers (cu, dma)
+    CollBuffers* buffers = nullptr;    // own, or the shared symmetric set (vendor_zero_cta)
     CollShape shape;
     std::uint64_t seed = 0;
   };
-  std::map<std::pair<int, std::int64_t>, Coll> colls;  // by (op, bytes)
+  // By (op, bytes, symmetric).
+  std::map<std::tuple<int, std::int64_t, bool>, Coll> colls;
+  // One symmetric set for every zero-CTA collective, sized for the largest before the first run,
+  // so that its NCCL window registration (per communicator set) is made once.
+  std::unique_ptr<CollBuffers> symmetric;
+  // Green contexts of each GPU per layout (the masked streams' ranges, stream order).
+  std::map<std::vector<SmRange>, std::vector<std::unique_ptr<SmLayout>>> layouts;
   std::vector<DeviceBuffer> mem_src, mem_dst, copy_src, copy_dst;
   std::uint64_t next_seed = 0x9406ull;
 };
+
+namespace {
+
+std::tuple<int, std::int64_t, bool> coll_key(const wl::Collective& c) {
+  return {static_cast<int>(c.op), c.bytes, c.impl == wl::CollectiveImpl::vendor_zero_cta};
+}
+
+}  // namespace
 
 ProgramBench::ProgramBench(Bench& bench, DmaOptions dma)
     : bench_(bench), dma_(dma), res_(std::make_unique<Resources>()) {}
@@ -165,9 +229,14 @@ ProgramBench::Timeline ProgramBench::run_once(const wl::Program& p) {
         gemm->prepare(k.gemm);
       }
     } else if (k.kind == wl::KernelKind::collective) {
-      auto& c = res.colls[{static_cast<int>(k.collective.op), k.collective.bytes}];
+      auto& c = res.colls[coll_key(k.collective)];
       if (!c.buffers) {
-        c.buffers = std::make_unique<CollBuffers>(n, false);
+        if (k.collective.impl == wl::CollectiveImpl::vendor_zero_cta) {
+          c.buffers = res.symmetric.get();  // run() sized it for every zero-CTA collective
+        } else {
+          c.own = std::make_unique<CollBuffers>(n, false);
+          c.buffers = c.own.get();
+        }
         c.shape = {k.collective.op, static_cast<std::size_t>(k.collective.bytes), n};
         c.seed = res.next_seed++;
         c.buffers->prepare(c.shape, c.seed);
@@ -184,14 +253,38 @@ ProgramBench::Timeline ProgramBench::run_once(const wl::Program& p) {
   C3_HIP(hipSetDevice(0));
   dev.synchronize_all();
 
+  // Masked streams on green contexts of the layout their ranges make (created once per layout).
+  const std::vector<std::optional<SmRange>> ranges = stream_sm_ranges(p, bench_.units());
+  std::vector<SmRange> masked;
+  for (const auto& r : ranges) {
+    if (r) masked.push_back(*r);
+  }
+  std::vector<std::unique_ptr<SmLayout>>* layout = nullptr;
+  if (!masked.empty()) {
+    layout = &res.layouts[masked];
+    for (int g = static_cast<int>(layout->size()); g < n; ++g) {
+      layout->push_back(
+          std::make_unique<SmLayout>(g, masked, bench_.units(), layout_granularity_, dev.highest_priority()));
+    }
+  }
   std::vector<std::vector<hipStream_t>> streams;
-  for (const wl::ProgramStream& s : p.streams) {
+  std::vector<int> stream_sms(p.streams.size(), 0);  // the masked streams' SMs; 0 = every SM
+  std::size_t masked_index = 0;
+  for (std::size_t si = 0; si < p.streams.size(); ++si) {
+    const wl::ProgramStream& s = p.streams[si];
     const bool urgent = s.priority > 0;
     std::vector<hipStream_t> per_gpu;
     for (int g = 0; g < n; ++g) {
-      per_gpu.push_back(
-          dev.stream(g, "prog:" + s.name + (urgent ? ":urgent" : ""), urgent ? dev.highest_priority() : 0));
+      if (ranges[si]) {
+        const SmLayout& l = *(*layout)[static_cast<std::size_t>(g)];
+        per_gpu.push_back(l.stream(masked_index, urgent));
+        stream_sms[si] = l.sms(masked_index);
+      } else {
+        per_gpu.push_back(
+            dev.stream(g, "prog:" + s.name + (urgent ? ":urgent" : ""), urgent ? dev.highest_priority() : 0));
+      }
     }
+    if (ranges[si]) ++masked_index;
     streams.push_back(std::move(per_gpu));
   }
   std::vector<std::size_t> next(static_cast<std::size_t>(n), 0);
@@ -234,16 +327,22 @@ ProgramBench::Timeline ProgramBench::run_once(const wl::Program& p) {
     }
     switch (k.kind) {
       case wl::KernelKind::gemm: {
+        // On a masked stream cuBLAS plans for the stream's SMs (pair mode's rp GEMM).
         BlasGemm& gemm = *res.gemms.at(signature(k));
-        for (const StreamRef& r : refs) gemm.enqueue(r.gpu, r.stream, 0);
+        for (const StreamRef& r : refs) gemm.enqueue(r.gpu, r.stream, stream_sms[si]);
         break;
       }
       case wl::KernelKind::collective: {
-        const Resources::Coll& c = res.colls.at({static_cast<int>(k.collective.op), k.collective.bytes});
+        const Resources::Coll& c = res.colls.at(coll_key(k.collective));
         if (k.collective.impl == wl::CollectiveImpl::cu) {
-          // Channel 1 + stream index: one communicator set per program stream.
+          // Channel 1 + stream index: one communicator set per program stream; on a masked stream
+          // capped at its SMs in CTAs unless the kernel names its own cap (pair mode's rp).
           bench_.vendor().enqueue_on(static_cast<int>(si) + 1, c.shape, *c.buffers, refs,
-                                     k.collective.max_workgroups.value_or(0));
+                                     k.collective.max_workgroups.value_or(stream_sms[si]));
+          break;
+        }
+        if (k.collective.impl == wl::CollectiveImpl::vendor_zero_cta) {
+          bench_.vendor().enqueue_zero_cta(c.shape, *c.buffers, refs, static_cast<int>(si) + 1);
           break;
         }
         // The own DMA collective on its copy queues, forked from and joined back to the stream.
@@ -369,11 +468,37 @@ std::vector<wl::Record> ProgramBench::run(const ProgramRunRequest& request) {
                          "); select GPUs with CUDA_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES instead");
   }
   std::vector<wl::Record> out;
+  std::vector<const wl::Program*> all{&base};
+  for (const wl::Program& t : request.transformed) all.push_back(&t);
+
+  // Masks were checked against the preset's SMs; the layout is built on the GPU's.
+  layout_granularity_ = request.mask_granularity;
+  // The shared symmetric buffers: room for the largest zero-CTA collective's send and receive.
+  std::size_t zero_cta_bytes = 0;
+  for (const wl::Program* p : all) {
+    const bool masked = std::any_of(p->streams.begin(), p->streams.end(),
+                                    [](const wl::ProgramStream& s) { return s.cus.has_value(); });
+    if (masked && request.mask_sms != bench_.units()) {
+      throw DeviceError("c3bench: program " + base.name + "'s CU masks were checked against " +
+                        std::to_string(request.mask_sms) + " SMs per GPU; this GPU has " +
+                        std::to_string(bench_.units()) + " (pass the matching --hardware)");
+    }
+    for (const wl::ProgramKernel& k : p->kernels) {
+      if (k.kind != wl::KernelKind::collective || k.collective.impl != wl::CollectiveImpl::vendor_zero_cta)
+        continue;
+      const CollShape shape{k.collective.op, static_cast<std::size_t>(k.collective.bytes), gpus};
+      zero_cta_bytes = std::max({zero_cta_bytes, shape.send_bytes(), shape.recv_bytes()});
+    }
+  }
+  if (zero_cta_bytes > 0 && (!res_->symmetric || res_->symmetric->send_capacity() < zero_cta_bytes ||
+                             res_->symmetric->recv_capacity() < zero_cta_bytes)) {
+    if (!res_->symmetric) res_->symmetric = std::make_unique<CollBuffers>(gpus, true);
+    // all_to_all sends and receives `bytes`: one buffer size covering both sides of every shape.
+    res_->symmetric->prepare({wl::CollectiveOp::all_to_all, zero_cta_bytes, gpus}, res_->next_seed++);
+  }
 
   // Every distinct kernel alone: its output checked once (collectives), then timed.
   std::map<std::string, double> iso;
-  std::vector<const wl::Program*> all{&base};
-  for (const wl::Program& t : request.transformed) all.push_back(&t);
   for (const wl::Program* p : all) {
     for (const wl::ProgramKernel& k : p->kernels) {
       const std::string sig = signature(k);
@@ -382,7 +507,8 @@ std::vector<wl::Record> ProgramBench::run(const ProgramRunRequest& request) {
       std::uint64_t wrong = 0;
       if (k.kind == wl::KernelKind::collective) {
         (void)run_once(one);  // allocates and fills the buffers, creates the communicators
-        Resources::Coll& c = res_->colls.at({static_cast<int>(k.collective.op), k.collective.bytes});
+        Resources::Coll& c = res_->colls.at(coll_key(k.collective));
+        c.buffers->prepare(c.shape, c.seed);  // this shape's data (the symmetric set is shared)
         c.buffers->poison_recv(c.shape);
         bench_.devices().synchronize_all();
         (void)run_once(one);
@@ -456,6 +582,14 @@ std::vector<wl::Record> ProgramBench::run(const ProgramRunRequest& request) {
     r.extra["launch"] = "one host thread; each kernel issued on every GPU in turn, in host order";
     r.extra["kernel_rows"] = "GPU 0; start_us = ready_us (the stream reached the kernel)";
     r.extra["dma"] = dma_.describe();
+    const std::vector<std::optional<SmRange>> ranges = stream_sm_ranges(p, bench_.units());
+    std::string layout;
+    for (std::size_t si = 0; si < ranges.size(); ++si) {
+      if (!ranges[si]) continue;
+      layout += (layout.empty() ? "" : " ") + p.streams[si].name + ":" + std::to_string(ranges[si]->first) +
+                "-" + std::to_string(ranges[si]->first + ranges[si]->count - 1);
+    }
+    if (!layout.empty()) r.extra["sm_layout"] = "green contexts, SMs per stream: " + layout;
     out.emplace_back(std::move(r));
   }
   return out;

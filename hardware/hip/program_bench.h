@@ -21,22 +21,39 @@
 // `start`, since the device start is not observable without instrumenting the library kernels)
 // and one after it (`end`). Step = the latest kernel end over GPUs, from each GPU's start event.
 // Per-kernel rows are GPU 0's, medians over trials.
-// Not supported (checked before any GPU call; exit 2): stream CU masks (`cus`, the rp policies),
-// the vendor zero-CTA and dma_hybrid collectives, and dtypes other than bf16.
+// CU masks (`cus`, what rp:<n>, sp_rp:<n> and dma_rp:<n> set): each masked stream runs on the SMs
+// c3sim gives it (stream_sm_ranges), realized per GPU as green contexts (SmLayout in
+// sm_partition.h; NVIDIA only); a GEMM there is planned for its SMs (cublasSetSmCountTarget) and a
+// library collective there is capped at as many CTAs (ncclConfig_t.maxCTAs), as pair mode's rp.
+// impl vendor_zero_cta: the library's zero-CTA copy-engine collective (NCCL >= 2.28) on symmetric
+// buffers, one communicator set per program stream as for cu.
+// Not supported (checked before any GPU call; exit 2): masks on AMD or on a multi-XCD preset, mask
+// boundaries the green-context split cannot make, dma_hybrid collectives, zero-CTA where the
+// library lacks it, and dtypes other than bf16.
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "hardware/hip/bench.h"
+#include "hardware/node_spec.h"
 #include "workloads/measurement.h"
 #include "workloads/program.h"
 
 namespace c3sim::bench {
 
-// Throws InputError naming the program's file and line for what c3bench cannot run.
-void check_program_runnable(const wl::Program& program, const std::string& policy);
+// The SMs each stream runs on, where c3sim puts its `cus` mask on a GPU of one L2 domain
+// (models/program/program_simulator.cpp, spread_mask with one XCD): masked streams without a GEMM
+// packed up from SM 0 and masked streams with a GEMM down from the last SM, each side in
+// declaration order, clipped at the GPU's end; nullopt = unmasked (every SM). Under rp:<n> a
+// collective stream gets SMs [0, n) (a second one [n, 2n), ...) and a GEMM stream [n, total).
+std::vector<std::optional<SmRange>> stream_sm_ranges(const wl::Program& program, int total_sms);
+
+// Throws InputError naming the program's file and line for what c3bench cannot run on `spec`'s
+// GPUs (the masks' SM count and green-context granularity are the preset's).
+void check_program_runnable(const wl::Program& program, const std::string& policy, const hw::NodeSpec& spec);
 
 struct ProgramRunRequest {
   wl::Program program;                   // as written (serial and ideal times are its)
@@ -44,6 +61,10 @@ struct ProgramRunRequest {
   std::vector<wl::Program> transformed;  // the program under each policy
   int warmups = 2;
   int trials = 5;
+  // The preset's SMs per GPU and green-context granularity, which the masks were checked against
+  // (check_program_runnable); a GPU with another SM count is refused (DeviceError).
+  int mask_sms = 0;
+  int mask_granularity = 1;
 };
 
 class ProgramBench {
@@ -71,6 +92,7 @@ private:
 
   Bench& bench_;
   DmaOptions dma_;
+  int layout_granularity_ = 1;
   std::unique_ptr<Resources> res_;
 };
 

@@ -1,5 +1,7 @@
 #include "hardware/hip/sm_partition.h"
 
+#include <algorithm>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -62,6 +64,78 @@ SmPartition::~SmPartition() {
   (void)cuGreenCtxDestroy(rest_ctx_);
 }
 
+SmLayout::SmLayout(int gpu, const std::vector<SmRange>& ranges, int total_sms, int granularity,
+                   int high_priority) {
+  const auto fail = [&](const std::string& why) {
+    throw DeviceError("c3bench: SM layout on GPU " + std::to_string(gpu) + " (" + std::to_string(total_sms) +
+                      " SMs, groups of " + std::to_string(granularity) + "): " + why);
+  };
+  if (granularity < 1) fail("no group size");
+  // One split into equal groups of `unit` SMs (the greatest common divisor of the boundaries below
+  // the SM count) up to the last such boundary, the remainder after it: a two-range layout is
+  // then exactly pair mode's group and rest, and rp's stacked collective streams one group each.
+  int split_end = 0;
+  int unit = 0;
+  for (const SmRange& r : ranges) {
+    if (r.count < 1 || r.first < 0 || r.first + r.count > total_sms) {
+      fail("range " + std::to_string(r.first) + "+" + std::to_string(r.count) + " is outside the GPU");
+    }
+    for (int b : {r.first, r.first + r.count}) {
+      if (b == total_sms || b == 0) continue;
+      if (b % granularity != 0)
+        fail("boundary " + std::to_string(b) + " is not a multiple of the group size");
+      split_end = std::max(split_end, b);
+      unit = std::gcd(unit, b);
+    }
+  }
+  C3_HIP(hipSetDevice(gpu));
+  CUdevice dev = 0;
+  C3_CU(cuDeviceGet(&dev, gpu));
+  CUdevResource all{};
+  C3_CU(cuDeviceGetDevResource(dev, &all, CU_DEV_RESOURCE_TYPE_SM));
+  if (static_cast<int>(all.sm.smCount) != total_sms) {
+    fail("the device has " + std::to_string(all.sm.smCount) + " SMs");
+  }
+  const int wanted = unit > 0 ? split_end / unit : 0;
+  std::vector<CUdevResource> groups(static_cast<std::size_t>(std::max(wanted, 1)));
+  CUdevResource rest{};
+  if (wanted > 0) {
+    auto got = static_cast<unsigned int>(wanted);
+    C3_CU(cuDevSmResourceSplitByCount(groups.data(), &got, &all, &rest, 0, static_cast<unsigned>(unit)));
+    if (static_cast<int>(got) != wanted) fail("the split gave " + std::to_string(got) + " groups");
+    for (const CUdevResource& g : groups) {
+      if (static_cast<int>(g.sm.smCount) != unit)
+        fail("a group has " + std::to_string(g.sm.smCount) + " SMs");
+    }
+  } else {
+    rest = all;
+  }
+  for (const SmRange& r : ranges) {
+    std::vector<CUdevResource> parts;
+    const int end = r.first + r.count;
+    for (int g = r.first / std::max(unit, 1); g < std::min(end, split_end) / std::max(unit, 1); ++g) {
+      parts.push_back(groups[static_cast<std::size_t>(g)]);
+    }
+    if (end == total_sms && total_sms > split_end) parts.push_back(rest);
+    Part p;
+    for (const CUdevResource& x : parts) p.sms += static_cast<int>(x.sm.smCount);
+    CUdevResourceDesc desc = nullptr;
+    C3_CU(cuDevResourceGenerateDesc(&desc, parts.data(), static_cast<unsigned>(parts.size())));
+    C3_CU(cuGreenCtxCreate(&p.ctx, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM));
+    p.normal = make_green_stream(p.ctx, 0);
+    p.high = make_green_stream(p.ctx, high_priority);
+    parts_.push_back(p);
+  }
+}
+
+SmLayout::~SmLayout() {
+  for (Part& p : parts_) {
+    (void)cuStreamDestroy(p.normal);
+    (void)cuStreamDestroy(p.high);
+    (void)cuGreenCtxDestroy(p.ctx);
+  }
+}
+
 #else  // AMD: CU masks
 
 SmPartition::SmPartition(int gpu, int cus, int total_cus, int high_priority) {
@@ -93,6 +167,16 @@ SmPartition::~SmPartition() {
   (void)hipStreamDestroy(group_normal_);
   (void)hipStreamDestroy(rest_stream_);
 }
+
+// The program path checks masks away on AMD before any GPU call (program_bench.h); this is the
+// guard behind that check.
+SmLayout::SmLayout(int gpu, const std::vector<SmRange>& /*ranges*/, int /*total_sms*/, int /*granularity*/,
+                   int /*high_priority*/) {
+  throw DeviceError("c3bench: CU-masked program streams are not supported on this vendor (GPU " +
+                    std::to_string(gpu) + ")");
+}
+
+SmLayout::~SmLayout() = default;
 
 #endif
 

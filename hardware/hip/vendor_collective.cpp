@@ -135,8 +135,8 @@ void VendorCollectives::enqueue_on(int channel, const CollShape& shape, const Co
 }
 
 void VendorCollectives::enqueue_zero_cta(const CollShape& shape, CollBuffers& symmetric,
-                                         const std::vector<StreamRef>& streams) {
-  CommSet& set = comms(kZeroCtaKey);
+                                         const std::vector<StreamRef>& streams, int channel) {
+  CommSet& set = comms(kZeroCtaKey, channel);
   register_windows(set, symmetric);
   launch(shape, symmetric, streams, set);
 }

@@ -35,9 +35,11 @@ public:
   // enqueue() uses.
   void enqueue_on(int channel, const CollShape& shape, const CollBuffers& buffers,
                   const std::vector<StreamRef>& streams, int max_ctas);
-  // Zero-CTA collective on symmetric buffers (registers them on first use / after growth).
-  void enqueue_zero_cta(const CollShape& shape, CollBuffers& symmetric,
-                        const std::vector<StreamRef>& streams);
+  // Zero-CTA collective on symmetric buffers (registers them on first use / after growth), on the
+  // zero-CTA communicator set of `channel` (as enqueue_on; 0 = pair mode's). The registration is
+  // per set and follows one CollBuffers: callers keep one symmetric buffer set per channel.
+  void enqueue_zero_cta(const CollShape& shape, CollBuffers& symmetric, const std::vector<StreamRef>& streams,
+                        int channel = 0);
 
 private:
   struct CommSet {

@@ -22,12 +22,16 @@ struct Pair {
 };
 
 // Each collective with the GEMM it feeds or drains; an unpaired one-GEMM + one-collective program
-// is its own independent pair.
-std::vector<Pair> find_pairs(const wl::Program& p) {
+// (or `subset`) is its own independent pair. With `subset`, only kernels named in it pair.
+std::vector<Pair> find_pairs(const wl::Program& p, const std::vector<std::string>* subset = nullptr) {
   std::vector<Pair> out;
   std::vector<bool> used(p.kernels.size(), false);
+  if (subset != nullptr) {
+    for (size_t i = 0; i < p.kernels.size(); ++i)
+      used[i] = std::find(subset->begin(), subset->end(), p.kernels[i].name) == subset->end();
+  }
   for (size_t c = 0; c < p.kernels.size(); ++c) {
-    if (p.kernels[c].kind != wl::KernelKind::collective) continue;
+    if (p.kernels[c].kind != wl::KernelKind::collective || used[c]) continue;
     for (size_t g = 0; g < p.kernels.size(); ++g) {
       if (p.kernels[g].kind != wl::KernelKind::gemm || used[g]) continue;
       const bool consumer = waits_for(p.kernels[g], p.kernels[c].name);
@@ -39,11 +43,18 @@ std::vector<Pair> find_pairs(const wl::Program& p) {
       break;
     }
   }
-  if (out.empty() && p.kernels.size() == 2 && p.kernels[0].kind != p.kernels[1].kind) {
+  std::vector<int> members;  // the kernels that may pair, program order
+  for (size_t i = 0; i < p.kernels.size(); ++i) {
+    if (subset == nullptr || !used[i]) members.push_back(static_cast<int>(i));
+  }
+  if (out.empty() && members.size() == 2) {
+    const wl::ProgramKernel& a = p.kernels[static_cast<size_t>(members[0])];
+    const wl::ProgramKernel& b = p.kernels[static_cast<size_t>(members[1])];
     const auto is_pair_kind = [](const wl::ProgramKernel& k) {
       return k.kind == wl::KernelKind::gemm || k.kind == wl::KernelKind::collective;
     };
-    if (is_pair_kind(p.kernels[0]) && is_pair_kind(p.kernels[1])) out.push_back(Pair{0, 1, false});
+    if (a.kind != b.kind && is_pair_kind(a) && is_pair_kind(b))
+      out.push_back(Pair{members[0], members[1], false});
   }
   return out;
 }
@@ -79,8 +90,13 @@ wl::ProgramKernel chunk_of(const wl::ProgramKernel& k, int j, int chunks, const 
 }  // namespace
 
 wl::Program ficco_chunk(const wl::Program& program, int chunks, bool dma, const hw::NodeSpec& spec) {
+  return ficco_chunk_subset(program, nullptr, chunks, dma, spec);
+}
+
+wl::Program ficco_chunk_subset(const wl::Program& program, const std::vector<std::string>* kernels,
+                               int chunks, bool dma, const hw::NodeSpec& spec) {
   const std::string policy = fmt::format("{}:{}", dma ? "ficco_dma" : "ficco", chunks);
-  const std::vector<Pair> pairs = find_pairs(program);
+  const std::vector<Pair> pairs = find_pairs(program, kernels);
   if (pairs.empty()) {
     throw InputError(program.location, "policies",
                      fmt::format("policy '{}': program '{}' has no GEMM + collective pair to split (a GEMM "

@@ -10,6 +10,9 @@
 //   ficco:<k>      chunks of the collective on the CUs (the library kernel per chunk)
 //   ficco_dma:<k>  chunks on the copy engines (reductions stay on the CUs: engines cannot reduce)
 // Kernels that waited for the GEMM or the collective wait for its last chunk.
+#include <string>
+#include <vector>
+
 #include "hardware/node_spec.h"
 #include "models/program/transform_registry.h"
 #include "workloads/program.h"
@@ -19,6 +22,11 @@ namespace c3sim::models {
 // Throws InputError (key "policies") when the program has no GEMM + collective pair or a
 // collective does not split into k chunks of whole shards.
 wl::Program ficco_chunk(const wl::Program& program, int chunks, bool dma, const hw::NodeSpec& spec);
+// The same, pairing only kernels named in `kernels` (all when null): the per-region search
+// (region_best.h) chunks one region's pair; two kernels of `kernels` that are one GEMM and one
+// collective with no dependency between them are an independent pair.
+wl::Program ficco_chunk_subset(const wl::Program& program, const std::vector<std::string>* kernels,
+                               int chunks, bool dma, const hw::NodeSpec& spec);
 
 TransformEntry ficco_entry();
 TransformEntry ficco_dma_entry();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -16,16 +17,36 @@ bool waits_for(const wl::ProgramKernel& k, const std::string& other) {
   return std::find(k.after.begin(), k.after.end(), other) != k.after.end();
 }
 
-// For each kernel, the previous kernel of its stream (-1 for the first).
-std::vector<int> stream_predecessors(const wl::Program& p) {
-  std::vector<int> prev(p.kernels.size(), -1);
-  std::map<std::string, int> last;
-  for (size_t i = 0; i < p.kernels.size(); ++i) {
-    auto it = last.find(p.kernels[i].stream);
-    if (it != last.end()) prev[i] = it->second;
-    last[p.kernels[i].stream] = static_cast<int>(i);
+// OverlapRegion::chunk_pair for every region; `members` are the regions' kernel indices. First
+// the data-dependent pairs (FiCCO's case), then independent ones for regions still without.
+void set_chunk_pairs(const wl::Program& p, const std::vector<std::vector<int>>& members,
+                     std::vector<OverlapRegion>& regions) {
+  std::set<size_t> taken;
+  std::vector<std::optional<size_t>> partner(regions.size());
+  for (size_t r = 0; r < regions.size(); ++r) {
+    const wl::ProgramKernel& c = p.kernels[p.kernel_at(regions[r].name)];
+    for (size_t g = 0; g < p.kernels.size() && !partner[r]; ++g) {
+      const wl::ProgramKernel& k = p.kernels[g];
+      const bool linked = waits_for(k, c.name) || waits_for(c, k.name);
+      if (k.kind == wl::KernelKind::gemm && linked && !taken.contains(g)) partner[r] = g;
+    }
+    if (partner[r]) taken.insert(*partner[r]);
   }
-  return prev;
+  for (size_t r = 0; r < regions.size(); ++r) {
+    const size_t c = p.kernel_at(regions[r].name);
+    if (!partner[r] && members[r].size() == 2) {
+      const auto other =
+          static_cast<size_t>(members[r][0] == static_cast<int>(c) ? members[r][1] : members[r][0]);
+      if (p.kernels[other].kind == wl::KernelKind::gemm && !taken.contains(other)) {
+        partner[r] = other;
+        taken.insert(other);
+      }
+    }
+    if (partner[r]) {
+      regions[r].chunk_pair = {p.kernels[std::min(c, *partner[r])].name,
+                               p.kernels[std::max(c, *partner[r])].name};
+    }
+  }
 }
 
 }  // namespace
@@ -38,14 +59,13 @@ bool offloadable(const wl::ProgramKernel& k) {
 std::vector<IdealInterval> ideal_schedule(ProgramSimulator& sim, const wl::Program& p) {
   wl::validate_program(p);
   const std::vector<double> launch = sim.launch_times_us(p);
-  const std::vector<int> prev = stream_predecessors(p);
+  const std::vector<int> prev = wl::stream_predecessors(p);
   std::vector<IdealInterval> out(p.kernels.size());
   for (int i : wl::topological_order(p)) {
     const auto u = static_cast<size_t>(i);
     double ready = launch[u];
     if (prev[u] >= 0) ready = std::max(ready, out[static_cast<size_t>(prev[u])].end_us);
-    for (const auto& a : p.kernels[u].after)
-      ready = std::max(ready, out[static_cast<size_t>(p.kernel_index(a))].end_us);
+    for (const auto& a : p.kernels[u].after) ready = std::max(ready, out[p.kernel_at(a)].end_us);
     out[u] = IdealInterval{ready, ready + sim.isolated_us(p, i)};
   }
   return out;
@@ -58,7 +78,7 @@ std::vector<OverlapRegion> overlap_regions(ProgramSimulator& sim, const wl::Prog
   for (size_t c = 0; c < p.kernels.size(); ++c) {
     if (!is_collective(p.kernels[c])) continue;
     region_of_collective[static_cast<int>(c)] = regions.size();
-    regions.push_back(OverlapRegion{p.kernels[c].name, {}});
+    regions.push_back(OverlapRegion{p.kernels[c].name, {}, {}});
   }
   std::vector<std::vector<int>> members(regions.size());
   for (size_t k = 0; k < p.kernels.size(); ++k) {
@@ -81,6 +101,7 @@ std::vector<OverlapRegion> overlap_regions(ProgramSimulator& sim, const wl::Prog
     std::sort(members[r].begin(), members[r].end());
     for (int k : members[r]) regions[r].kernels.push_back(p.kernels[static_cast<size_t>(k)].name);
   }
+  set_chunk_pairs(p, members, regions);
   return regions;
 }
 
@@ -106,7 +127,7 @@ wl::Program apply_plan_to_kernels(const wl::Program& program, const std::vector<
       r.first = r.first || k.kind == wl::KernelKind::gemm;
       r.second = r.second || is_collective(k);
     }
-    const std::vector<int> prev = stream_predecessors(program);
+    const std::vector<int> prev = wl::stream_predecessors(program);
     // The roles of each stream's part in the subset: a part holding a GEMM gets the GEMM side of
     // the plan, one holding a CU collective the collective side, any other part stays.
     std::map<std::string, std::pair<bool, bool>> part;  // stream -> (gemm, CU collective)

@@ -41,6 +41,12 @@ std::vector<IdealInterval> ideal_schedule(ProgramSimulator& sim, const wl::Progr
 struct OverlapRegion {
   std::string name;                  // the collective's name
   std::vector<std::string> kernels;  // program order, the collective among them
+  // The GEMM + collective pair FiCCO chunking would split for this region (program order), empty
+  // when there is none: the collective with the first GEMM that waits for it or that it waits for
+  // (a data-dependent pair; its GEMM may overlap another region's collective, or none, in the
+  // ideal schedule) not taken by an earlier region; else, when the region is exactly one GEMM and
+  // the collective and no region took that GEMM, that independent pair.
+  std::vector<std::string> chunk_pair;
 };
 
 // Regions in the launch order of their collectives.

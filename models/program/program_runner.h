@@ -15,6 +15,23 @@ ProgramResult run_program_policy(ProgramSimulator& sim, const TransformRegistry&
                                  const wl::Program& program, const std::string& policy,
                                  engine::TraceRecorder* trace = nullptr);
 
+// All-GPU mode: every rank of `program` (wl::program_for_rank) under the policy (a concrete one,
+// a composition or a `_best` sweep judged by the all-GPU step), simulated together
+// (simulate_all_gpus). `traces`: empty, or one recorder per rank for the chosen run. Deciding
+// policies (heuristics, per_region) decide on one GPU's simulation: check_all_gpu_policy refuses
+// them.
+ProgramResult run_program_all_gpus(ProgramSimulator& sim, const TransformRegistry& registry,
+                                   const wl::Program& program, const std::string& policy,
+                                   const std::vector<engine::TraceRecorder*>& traces = {});
+
+// InputError (key "policies", at `where`) when `policy` or a part of it decides by simulation.
+void check_all_gpu_policy(const TransformRegistry& registry, const std::string& policy,
+                          const SourceLocation& where);
+
+// Whether a program runs every rank: asked for (`all_gpus`, or `forced` by --all-gpus) or
+// asymmetric.
+bool runs_all_gpus(const wl::Program& program, bool forced);
+
 wl::ProgramRecord to_record(const ProgramResult& result, int gpus);
 
 }  // namespace c3sim::models

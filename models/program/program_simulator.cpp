@@ -84,18 +84,19 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     std::optional<CollectivePlan> plan;  // collectives
     std::unique_ptr<DmaCollective> dma;  // DMA collectives
     std::unique_ptr<DmaCopy> copy;       // DMA copies
-    bool polluting = false;              // CU collective: its LLC footprint is counted
+    bool polluting = false;              // CU workgroups resident: its LLC footprint is counted
     bool released = false;
+    bool gated = false;  // released, held by a start gate
     bool ended = false;
-    TimePs launch = 0, ready = -1, start = -1, end = -1;
+    TimePs launch = 0, ready = -1, start = -1, end = -1, body_end = -1;
   };
   std::vector<Live> live(n);
 
   // Streams in declaration order; masks packed from each end per the header comment.
   std::vector<engine::StreamId> stream_ids;
   std::vector<bool> stream_has_gemm(p.streams.size(), false);
-  for (const auto& k : p.kernels) {
-    if (k.kind == wl::KernelKind::gemm) stream_has_gemm[static_cast<size_t>(p.stream_index(k.stream))] = true;
+  for (size_t i = 0; i < n; ++i) {
+    if (p.kernels[i].kind == wl::KernelKind::gemm) stream_has_gemm[p.stream_of(i)] = true;
   }
   std::vector<int> low_used(static_cast<size_t>(X), 0), high_used(static_cast<size_t>(X), 0);
   for (size_t s = 0; s < p.streams.size(); ++s) {
@@ -155,7 +156,10 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
       Live& l = live[static_cast<size_t>(i)];
       if (l.id < 0) continue;
       for (int x = 0; x < X; ++x) state.set_resident(i, x, g.resident(l.id, x));
-      if (l.plan && !l.dma) {
+      // A CU collective, or a DMA collective's CU reduce-scatter phase (l.id is that kernel; a
+      // copy-only DMA collective has none), streams its buffers through the LLC while resident, as
+      // C3Simulator's attributed run counts it.
+      if (l.plan) {
         const bool on = state.resident_total(i) > 0;
         if (on != l.polluting) {
           state.llc_pollution_bytes += on ? l.plan->llc_footprint : -l.plan->llc_footprint;
@@ -171,30 +175,58 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
   // Stream order: for each stream, its kernels in launch order.
   std::vector<std::vector<int>> on_stream(p.streams.size());
   for (size_t i = 0; i < n; ++i) {
-    on_stream[static_cast<size_t>(p.stream_index(p.kernels[i].stream))].push_back(static_cast<int>(i));
+    on_stream[p.stream_of(i)].push_back(static_cast<int>(i));
   }
   std::vector<size_t> next_on_stream(p.streams.size(), 0);
   std::vector<bool> host_launched(n, false);
 
+  const auto gate_of = [](const std::vector<TimePs>& gates, size_t i) {
+    return i < gates.size() ? gates[i] : TimePs{0};
+  };
   std::function<void()> release_ready;
-  auto finished = [&](int i, TimePs now) {
+  auto end_kernel = [&](int i, TimePs at) {
     live[static_cast<size_t>(i)].ended = true;
-    live[static_cast<size_t>(i)].end = now;
+    live[static_cast<size_t>(i)].end = at;
     release_ready();
   };
+  auto finished = [&](int i, TimePs now) {
+    live[static_cast<size_t>(i)].body_end = now;
+    if (const TimePs gate = gate_of(knobs.end_gate, static_cast<size_t>(i)); gate > now) {
+      sim.at(gate, [&end_kernel, i, gate] { end_kernel(i, gate); });
+    } else {
+      end_kernel(i, now);
+    }
+  };
 
+  std::function<void(int)> begin_work;
   auto release = [&](int i) {
-    const wl::ProgramKernel& k = p.kernels[static_cast<size_t>(i)];
     Live& l = live[static_cast<size_t>(i)];
     l.released = true;
     l.ready = sim.now();
     // A measured kernel holds CUs but is in no interference class (measured_kernel.h); a DMA
     // copy holds none.
-    if (k.kind != wl::KernelKind::measured && k.kind != wl::KernelKind::dma_copy) {
+    if (const wl::KernelKind kind = p.kernels[static_cast<size_t>(i)].kind;
+        kind != wl::KernelKind::measured && kind != wl::KernelKind::dma_copy) {
       watched.insert(std::lower_bound(watched.begin(), watched.end(), i), i);
     }
-    const engine::StreamId stream = stream_ids[static_cast<size_t>(p.stream_index(k.stream))];
-    const wl::ProgramStream& ps = *p.stream(k.stream);
+    if (const TimePs gate = gate_of(knobs.start_gate, static_cast<size_t>(i)); gate > sim.now()) {
+      l.gated = true;
+      sim.at(gate, [&, i] {
+        live[static_cast<size_t>(i)].gated = false;
+        begin_work(i);
+        release_ready();
+      });
+      return;
+    }
+    begin_work(i);
+  };
+
+  begin_work = [&](int i) {
+    const wl::ProgramKernel& k = p.kernels[static_cast<size_t>(i)];
+    Live& l = live[static_cast<size_t>(i)];
+    const size_t stream_index = p.stream_of(static_cast<size_t>(i));
+    const engine::StreamId stream = stream_ids[stream_index];
+    const wl::ProgramStream& ps = p.streams[stream_index];
     switch (k.kind) {
       case wl::KernelKind::gemm: {
         const int cus = ps.cus.value_or(spec_.compute.total_cus());
@@ -239,7 +271,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
           o.batched = k.collective.impl == wl::CollectiveImpl::vendor_zero_cta;
           o.reduce_on_cu = k.collective.impl == wl::CollectiveImpl::dma_hybrid;
           o.cu_kernel = &l.id;  // a CU reduce-scatter phase's workgroups count as collective residency
-          const auto& set = engine_set[static_cast<size_t>(p.stream_index(k.stream))];
+          const auto& set = engine_set[stream_index];
           o.first_engine = set.first;
           o.engine_count = set.second;
           o.gpu = &gpu;
@@ -279,12 +311,15 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
         const wl::ProgramKernel& k = p.kernels[static_cast<size_t>(i)];
         if (!host_launched[static_cast<size_t>(i)]) continue;
         bool deps = true;
-        for (const auto& a : k.after) deps = deps && live[static_cast<size_t>(p.kernel_index(a))].ended;
+        for (const auto& a : k.after) deps = deps && live[p.kernel_at(a)].ended;
         if (!deps) continue;
         if (next_on_stream[s] > 0) {
-          const int prev = on_stream[s][next_on_stream[s] - 1];
-          const bool both_cu = on_dispatcher(k) && on_dispatcher(p.kernels[static_cast<size_t>(prev)]);
-          if (!both_cu && !live[static_cast<size_t>(prev)].ended) continue;
+          const auto prev = static_cast<size_t>(on_stream[s][next_on_stream[s] - 1]);
+          // Behind a kernel still held at its start gate, the stream waits (launch order on it).
+          if (live[prev].gated) continue;
+          const bool both_cu = on_dispatcher(k) && on_dispatcher(p.kernels[prev]);
+          const bool held = prev < knobs.hold_stream.size() && knobs.hold_stream[prev];
+          if ((!both_cu || held) && !live[prev].ended) continue;
         }
         if (pick < 0 || i < pick) {
           pick = i;
@@ -322,7 +357,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     // A CU kernel is handed to the dispatcher behind its stream predecessor; it is ready when
     // that one has ended.
     TimePs ready = l.ready;
-    const auto& queue = on_stream[static_cast<size_t>(p.stream_index(p.kernels[i].stream))];
+    const auto& queue = on_stream[p.stream_of(i)];
     const auto pos = std::find(queue.begin(), queue.end(), static_cast<int>(i));
     if (pos != queue.begin()) ready = std::max(ready, live[static_cast<size_t>(*(pos - 1))].end);
     TimePs start = ready;
@@ -331,9 +366,17 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
       const TimePs first = l.dma->transfers().front().start;
       start = l.id >= 0 ? std::min(start, first) : first;
     }
-    KernelRun r{p.kernels[i].name,  p.kernels[i].kind, p.kernels[i].stream,
-                ps_to_us(l.launch), ps_to_us(ready),   ps_to_us(start),
-                ps_to_us(l.end),    l.launch,          l.end};
+    KernelRun r{p.kernels[i].name,
+                p.kernels[i].kind,
+                p.kernels[i].stream,
+                ps_to_us(l.launch),
+                ps_to_us(ready),
+                ps_to_us(start),
+                ps_to_us(l.end),
+                l.launch,
+                ready,
+                l.end,
+                l.body_end};
     out.kernels.push_back(r);
     last = std::max(last, l.end);
   }
@@ -387,20 +430,13 @@ double ProgramSimulator::ideal_us(const wl::Program& p) {
   wl::validate_program(p);
   const std::vector<double> launch = launch_times_us(p);
   std::vector<double> end(p.kernels.size(), 0);
-  std::map<std::string, int> last_on_stream;
-  std::vector<int> prev_on_stream(p.kernels.size(), -1);
-  for (size_t i = 0; i < p.kernels.size(); ++i) {
-    auto it = last_on_stream.find(p.kernels[i].stream);
-    if (it != last_on_stream.end()) prev_on_stream[i] = it->second;
-    last_on_stream[p.kernels[i].stream] = static_cast<int>(i);
-  }
+  const std::vector<int> prev_on_stream = wl::stream_predecessors(p);
   double step = 0;
   for (int i : wl::topological_order(p)) {
     const auto u = static_cast<size_t>(i);
     double ready = launch[u];
     if (prev_on_stream[u] >= 0) ready = std::max(ready, end[static_cast<size_t>(prev_on_stream[u])]);
-    for (const auto& a : p.kernels[u].after)
-      ready = std::max(ready, end[static_cast<size_t>(p.kernel_index(a))]);
+    for (const auto& a : p.kernels[u].after) ready = std::max(ready, end[p.kernel_at(a)]);
     end[u] = ready + isolated_us(p, i);
     step = std::max(step, end[u]);
   }

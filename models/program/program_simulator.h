@@ -32,6 +32,15 @@ struct ProgramKnobs {
   bool isolate_queueing = false;
   std::vector<std::int32_t> hide_from_caches;  // GEMMs (kernel indices) the others' caches do not see
   engine::TraceRecorder* trace = nullptr;
+  // All-GPU mode (models/program/all_gpu_simulator.h): per kernel, in program order, the earliest
+  // engine time its work may start (a collective's data movement waits for every rank's arrival)
+  // and may end (every rank's instance ends together); empty = no gates. A gate at or before the
+  // kernel's own instant changes nothing, so a rank gated by its own times runs as ungated.
+  std::vector<TimePs> start_gate;
+  std::vector<TimePs> end_gate;
+  // Per kernel: hold the next CU kernel of its stream until this one's gated end (a collective
+  // kernel waiting for a slower peer still occupies its stream); empty = none.
+  std::vector<bool> hold_stream;
 };
 
 struct KernelRun {
@@ -42,8 +51,10 @@ struct KernelRun {
   double ready_us = 0;   // launched, dependencies met, stream predecessor ended
   double start_us = 0;   // first workgroup on a CU, or first DMA transfer
   double end_us = 0;
-  TimePs launch_ps = 0;  // the same two instants in exact engine time
+  TimePs launch_ps = 0;  // the same instants in exact engine time
+  TimePs ready_ps = 0;
   TimePs end_ps = 0;
+  TimePs body_end_ps = 0;  // the kernel's own work done (end_ps unless an end gate held it)
   [[nodiscard]] double duration_us() const { return end_us - ready_us; }
 };
 
@@ -66,6 +77,11 @@ struct ProgramResult {
   double ideal_us = 0;   // its critical path with every kernel at its isolated time (launch gaps kept)
   std::vector<KernelResult> kernels;
   std::string chosen;  // for *_best sweeps: the transformation that won
+  // All-GPU mode (models/program/all_gpu_simulator.h); empty for a representative-GPU run. Then
+  // `kernels`, serial and ideal are the straggler's.
+  std::vector<double> rank_step_us;
+  int straggler = 0;
+  std::vector<std::string> critical_path;
   // Share of the possible overlap realized: (serial - step) / (serial - ideal), in percent;
   // nullopt when the untransformed program is one dependency chain (serial == ideal). A chunked
   // schedule can beat that ideal: it is a different, finer graph.

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
+#include "models/program/ficco_transform.h"
 #include "models/program/plan_transform.h"
 
 namespace c3sim::models {
@@ -27,6 +30,24 @@ std::string RegionPlan::describe() const {
   return out;
 }
 
+namespace {
+
+struct FiccoName {
+  int chunks = 0;
+  bool dma = false;
+};
+
+// "ficco:<k>" / "ficco_dma:<k>" (names from the FiCCO entries' sweeps), else nullopt.
+std::optional<FiccoName> ficco_name(const std::string& policy) {
+  for (const auto& [prefix, dma] : {std::pair{"ficco:", false}, std::pair{"ficco_dma:", true}}) {
+    const std::string head(prefix);
+    if (policy.starts_with(head)) return FiccoName{std::stoi(policy.substr(head.size())), dma};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::vector<std::string> region_candidates(const OverlapRegion& region, const wl::Program& program,
                                            const hw::NodeSpec& spec) {
   std::vector<std::string> out{"base", "sp", "prio"};
@@ -37,11 +58,31 @@ std::vector<std::string> region_candidates(const OverlapRegion& region, const wl
     }
   }
   for (int c : rp_sweep_cus(spec)) out.push_back(fmt::format("rp:{}", c));
+  if (region.chunk_pair.empty()) return out;
+  // The registry's FiCCO sweeps, where this region's pair splits into that many chunks.
+  for (const TransformEntry& e : {ficco_entry(), ficco_dma_entry()}) {
+    for (const auto& name : e.sweep(spec)) {
+      try {
+        (void)apply_to_region(program, region, name, spec);
+      } catch (const InputError&) {
+        continue;  // too few GEMM rows or collective shards for that many chunks
+      }
+      out.push_back(name);
+    }
+  }
   return out;
 }
 
 wl::Program apply_to_region(const wl::Program& program, const OverlapRegion& region,
                             const std::string& policy, const hw::NodeSpec& spec) {
+  if (const std::optional<FiccoName> f = ficco_name(policy)) {
+    if (region.chunk_pair.empty()) {
+      throw InputError(program.location, "policies",
+                       fmt::format("policy '{}': region '{}' has no GEMM + collective pair to split", policy,
+                                   region.name));
+    }
+    return ficco_chunk_subset(program, &region.chunk_pair, f->chunks, f->dma, spec);
+  }
   const auto p = make_policy(policy, spec, program.location);
   const wl::Scenario pair = representative_pair(program).value_or(wl::Scenario{});
   return apply_plan_to_kernels(program, region.kernels, p->plan(PolicyContext{spec, pair, 0, 0}), policy);
@@ -68,11 +109,13 @@ RegionPlan choose_per_region(ProgramSimulator& sim, const wl::Program& program) 
     }
     plan.regions.push_back(RegionChoice{region, "base", plan.base_us});
   }
-  // The best choice of region r when rp may only use `size` CUs (0: no rp).
-  const auto best_of = [&](size_t r, int size) {
+  // The best choice of region r when rp may only use `size` CUs (0: no rp), chunked schedules
+  // included or not.
+  const auto best_of = [&](size_t r, int size, bool chunked = true) {
     std::string best = "base";
     for (const auto& cand : candidates[r]) {
       if (is_rp(cand) && cand != fmt::format("rp:{}", size)) continue;
+      if (!chunked && ficco_name(cand)) continue;
       if (trial[r].at(cand) < trial[r].at(best)) best = cand;
     }
     return best;
@@ -90,16 +133,38 @@ RegionPlan choose_per_region(ProgramSimulator& sim, const wl::Program& program) 
       }
     }
   }
-  plan.program = program;
+  // Every region under its choice; then, when some chose a chunked schedule, the same with each
+  // of those regions under its best unchunked candidate instead: a chunked region changes the
+  // graph the others were tried beside, so chunked choices that each won alone can lose together.
+  const auto combine = [&](bool chunked) {
+    std::vector<RegionChoice> choices = plan.regions;
+    wl::Program p = program;
+    for (size_t r = 0; r < choices.size(); ++r) {
+      choices[r].policy = best_of(r, size, chunked);
+      choices[r].step_us = trial[r].at(choices[r].policy);
+      p = apply_to_region(p, choices[r].region, choices[r].policy, sim.spec());
+    }
+    return std::pair{std::move(choices), std::move(p)};
+  };
+  std::tie(plan.regions, plan.program) = combine(true);
+  plan.combined_us = sim.simulate(plan.program).step_us;
+  const bool any_chunked = std::any_of(plan.regions.begin(), plan.regions.end(), [](const RegionChoice& c) {
+    return ficco_name(c.policy).has_value();
+  });
+  if (any_chunked) {
+    auto [choices, p] = combine(false);
+    const double us = sim.simulate(p).step_us;
+    if (us < plan.combined_us) {
+      plan.regions = std::move(choices);
+      plan.program = std::move(p);
+      plan.combined_us = us;
+    }
+  }
   std::optional<size_t> best_single;
   for (size_t r = 0; r < plan.regions.size(); ++r) {
-    RegionChoice& choice = plan.regions[r];
-    choice.policy = best_of(r, size);
-    choice.step_us = trial[r].at(choice.policy);
-    if (choice.step_us < (best_single ? plan.regions[*best_single].step_us : plan.base_us)) best_single = r;
-    plan.program = apply_to_region(plan.program, choice.region, choice.policy, sim.spec());
+    if (plan.regions[r].step_us < (best_single ? plan.regions[*best_single].step_us : plan.base_us))
+      best_single = r;
   }
-  plan.combined_us = sim.simulate(plan.program).step_us;
   if (best_single && plan.regions[*best_single].step_us < plan.combined_us) {
     const RegionChoice& only = plan.regions[*best_single];
     plan.combined = false;
@@ -112,7 +177,9 @@ RegionPlan choose_per_region(ProgramSimulator& sim, const wl::Program& program) 
 TransformEntry per_region_entry() {
   TransformEntry e;
   e.name = "per_region";
-  e.help = "the best of base, sp, prio, dma, rp:<cus> per overlap region (each tried alone), combined";
+  e.help =
+      "the best of base, sp, prio, dma, rp:<cus> and FiCCO chunking (ficco:<k>, ficco_dma:<k>) per overlap "
+      "region (each tried alone), combined";
   e.decide = [](const wl::Program& p, std::optional<int>, ProgramSimulator& sim) {
     RegionPlan plan = choose_per_region(sim, p);
     std::string chosen = plan.describe();

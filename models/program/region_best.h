@@ -1,16 +1,20 @@
 #pragma once
 // Best policy per overlap region (models/program/overlap_regions.h): each region tries every
 // candidate policy (base, sp, prio, dma when it holds a collective copy engines can run, rp:<cus>
-// for the rp sweep's sizes) with every other region left as written; the fastest step wins (the
+// for the rp sweep's sizes, and where the region has a FiCCO pair (OverlapRegion::chunk_pair) the
+// registry's ficco and ficco_dma sweeps, chunking only that pair) with every other region left as
+// written; the fastest step wins (the
 // first on a tie, base first). The choices are then combined into one program and simulated.
 // One CU partition size serves the whole program (the simulator lays every differently masked
 // stream side by side, so two sizes would not get the layout each was tried with): the size whose
 // per-region best choices have the smallest sum of trial steps; regions whose best was another
 // size take their best among the rest.
 // Regions interact (a region's choice moves where the next one starts), so the combination is
-// checked: when one region's change alone gave a shorter step than the combination, that change
-// alone is kept. Registry entry `per_region` (a `region_best` name would read as the sweep of a
-// `region` entry).
+// checked: when some regions chose a chunked schedule, the combination with each of them under
+// its best unchunked candidate is simulated too and the faster kept (chunking changes the graph
+// the other regions were tried beside); and when one region's change alone gave a shorter step
+// than the combination, that change alone is kept. Registry entry `per_region` (a `region_best` name would
+// read as the sweep of a `region` entry).
 #include <string>
 #include <vector>
 

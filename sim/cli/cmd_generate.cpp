@@ -14,6 +14,7 @@ struct GenerateArgs {
   std::string kind;
   std::string model;
   int tp = 8;
+  std::vector<double> imbalance;
   std::string output;
 };
 
@@ -26,10 +27,20 @@ void add_generate_command(CLI::App& app) {
   cmd->add_option("--model", a->model,
                   "llama-70b (default) | llama-405b for fsdp-layer and tp-block; mixtral-8x7b for moe-layer");
   cmd->add_option("--tp", a->tp, "Tensor-parallel degree (tp-block)")->capture_default_str();
+  cmd->add_option(
+         "--imbalance", a->imbalance,
+         "moe-layer: per-rank token factors, repeated over the ranks (1,1.5: every other rank 1.5x); "
+         "the program then runs every rank")
+      ->delimiter(',');
   cmd->add_option("-o,--output", a->output, "Write to FILE instead of stdout");
   cmd->callback([a] {
-    write_output(a->output, wl::programs_to_yaml({wl::generate_program(
-                                a->kind, a->model, a->tp, SourceLocation{"<command line>", 0, 0})}));
+    const SourceLocation where{"<command line>", 0, 0};
+    wl::Program p = wl::generate_program(a->kind, a->model, a->tp, where);
+    if (!a->imbalance.empty()) {
+      if (a->kind != "moe-layer") throw InputError(where, "imbalance", "--imbalance is for moe-layer");
+      p = wl::with_moe_imbalance(std::move(p), a->imbalance, where);
+    }
+    write_output(a->output, wl::programs_to_yaml({p}));
   });
 }
 

@@ -58,8 +58,21 @@ std::string render(const std::vector<wl::ProgramRecord>& records, bool csv) {
                    fmt::format("{:.3f}", iso > 0 ? (k.end_us - k.ready_us) / iso : 0.0)});
     }
   }
-  if (csv) return summary.csv() + "\n" + kernels.csv();
-  return summary.render() + "\n" + kernels.render();
+  TextTable ranks({"program", "policy", "straggler", "rank step us", "straggler critical path"});
+  bool any_ranks = false;
+  for (const auto& r : records) {
+    if (!r.extra.contains("rank_step_us")) continue;
+    any_ranks = true;
+    std::string steps, path;
+    for (const auto& v : r.extra["rank_step_us"])
+      steps += fmt::format("{}{:.1f}", steps.empty() ? "" : " ", v.get<double>());
+    for (const auto& v : r.extra["critical_path"])
+      path += fmt::format("{}{}", path.empty() ? "" : " > ", v.get<std::string>());
+    ranks.add({r.program, policy_label(r), fmt::format("r{}", r.extra["straggler"].get<int>()), steps, path});
+  }
+  const std::string rank_part = any_ranks ? "\n" + (csv ? ranks.csv() : ranks.render()) : std::string();
+  if (csv) return summary.csv() + "\n" + kernels.csv() + rank_part;
+  return summary.render() + "\n" + kernels.render() + rank_part;
 }
 
 }  // namespace
@@ -76,6 +89,10 @@ void run_program_file(const ProgramRunArgs& a) {
   for (const auto& p : programs) {
     wl::check_program_fits(p, spec.interconnect.gpus, spec.compute.total_cus());
     policies.push_back(models::program_policies(p, {a.policies, {"<command line>", 0, 0}}, registry, spec));
+    if (models::runs_all_gpus(p, a.all_gpus)) {
+      const SourceLocation where = a.policies.empty() ? p.location : SourceLocation{"<command line>", 0, 0};
+      for (const auto& name : policies.back()) models::check_all_gpu_policy(registry, name, where);
+    }
   }
   models::ProgramSimulator sim(spec, a.per_workgroup ? 1 : 1 << 30);
   std::deque<engine::TraceRecorder> recorders;  // stable addresses for the labeled views
@@ -83,14 +100,23 @@ void run_program_file(const ProgramRunArgs& a) {
   std::vector<wl::ProgramRecord> records;
   for (size_t i = 0; i < programs.size(); ++i) {
     const int gpus = programs[i].gpus.value_or(spec.interconnect.gpus);
+    const bool all_gpus = models::runs_all_gpus(programs[i], a.all_gpus);
     for (const auto& name : policies[i]) {
-      engine::TraceRecorder* rec = a.trace.empty() ? nullptr : &recorders.emplace_back();
-      const models::ProgramResult r = models::run_program_policy(sim, registry, programs[i], name, rec);
+      // One recorder, or one per rank in all-GPU mode (a trace process each).
+      std::vector<engine::TraceRecorder*> recs;
+      for (int r = 0; !a.trace.empty() && r < (all_gpus ? gpus : 1); ++r)
+        recs.push_back(&recorders.emplace_back());
+      const models::ProgramResult r =
+          all_gpus ? models::run_program_all_gpus(sim, registry, programs[i], name, recs)
+                   : models::run_program_policy(sim, registry, programs[i], name,
+                                                recs.empty() ? nullptr : recs[0]);
       records.push_back(models::to_record(r, gpus));
       if (programs[i].measured_step_us)
         records.back().extra["measured_step_us"] = *programs[i].measured_step_us;
-      if (rec != nullptr) {
-        traced.push_back(engine::LabeledTrace{programs[i].name + " / " + policy_label(records.back()), rec});
+      const std::string label = programs[i].name + " / " + policy_label(records.back());
+      for (size_t rank = 0; rank < recs.size(); ++rank) {
+        traced.push_back(
+            engine::LabeledTrace{all_gpus ? fmt::format("{} / rank {}", label, rank) : label, recs[rank]});
       }
     }
   }

@@ -2,6 +2,9 @@
 // `c3sim run PROGRAM.yaml`: the program half of `run` (cmd_run.cpp hands a file with a top-level
 // `program:` or `programs:` key here). One `program` record per program x policy, after the env
 // record; a table or CSV; `--trace` renders every run, every stream, into one Perfetto trace.
+// Programs that run every rank (asymmetric, `all_gpus`, or --all-gpus) add per-rank step times,
+// the straggler and its critical path (record extra; a third table), and one trace process per
+// rank.
 #include <string>
 #include <vector>
 
@@ -15,6 +18,7 @@ struct ProgramRunArgs {
   std::string output;
   std::string trace;
   bool per_workgroup = false;
+  bool all_gpus = false;  // --all-gpus: every rank of every program (models/program/all_gpu_simulator.h)
 };
 
 // True when `path` parses as YAML whose top level has `program:` or `programs:`. Malformed YAML

@@ -49,20 +49,7 @@ void FluidSolver::set_capacity(ResourceId r, double capacity, TimePs now) {
   }
 }
 
-FluidSolver::Flow& FluidSolver::get(FlowId f) {
-  if (!alive(f)) throw ModelError("FluidSolver: use of a finished or invalid flow");
-  return flows_[static_cast<size_t>(f.index)];
-}
-const FluidSolver::Flow& FluidSolver::get(FlowId f) const {
-  if (!alive(f)) throw ModelError("FluidSolver: use of a finished or invalid flow");
-  return flows_[static_cast<size_t>(f.index)];
-}
-
-bool FluidSolver::alive(FlowId f) const {
-  return f.index >= 0 && static_cast<size_t>(f.index) < flows_.size() &&
-         flows_[static_cast<size_t>(f.index)].live &&
-         flows_[static_cast<size_t>(f.index)].generation == f.generation;
-}
+void FluidSolver::throw_dead_flow() { throw ModelError("FluidSolver: use of a finished or invalid flow"); }
 
 void FluidSolver::mark_dirty(const Flow& fl) {
   for (const Demand& d : fl.spec.demands) {
@@ -352,33 +339,36 @@ void FluidSolver::schedule_completion(std::int32_t index, TimePs now) {
   const double ps = std::ceil(seconds * 1e12);
   const TimePs at = now + (ps > 4e18 ? static_cast<TimePs>(4e18) : static_cast<TimePs>(ps));
   fl.completes_at = at;
-  completions_.push(Completion{at, index, fl.generation, fl.version});
+  completions_.push_back(Completion{at, index, fl.generation, fl.version});
+  std::push_heap(completions_.begin(), completions_.end());
   // Every re-rate leaves a stale entry behind; rebuild from the live flows before stale ones
   // dominate the heap (they would cost O(log n) each to skip).
   if (completions_.size() > 4 * live_ + 64) compact_completions();
 }
 
 void FluidSolver::compact_completions() {
-  std::vector<Completion> live;
-  live.reserve(live_);
+  // In place: the heap's storage is kept, so compaction allocates nothing once it has grown.
+  completions_.clear();
   for (size_t i = 0; i < flows_.size(); ++i) {
     const Flow& fl = flows_[i];
     if (fl.live && fl.rate > 0 && fl.completes_at >= 0) {
-      live.push_back(Completion{fl.completes_at, static_cast<std::int32_t>(i), fl.generation, fl.version});
+      completions_.push_back(
+          Completion{fl.completes_at, static_cast<std::int32_t>(i), fl.generation, fl.version});
     }
   }
-  completions_ = std::priority_queue<Completion>(std::less<Completion>(), std::move(live));
+  std::make_heap(completions_.begin(), completions_.end());
 }
 
 std::optional<std::pair<TimePs, FlowId>> FluidSolver::next_completion(TimePs now) {
   solve(now);
   while (!completions_.empty()) {
-    const Completion& c = completions_.top();
+    const Completion& c = completions_.front();
     const Flow& fl = flows_[static_cast<size_t>(c.index)];
     if (fl.live && fl.generation == c.generation && fl.version == c.version) {
       return std::make_pair(c.at, FlowId{c.index, c.generation});
     }
-    completions_.pop();
+    std::pop_heap(completions_.begin(), completions_.end());
+    completions_.pop_back();
   }
   return std::nullopt;
 }

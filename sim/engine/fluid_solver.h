@@ -13,7 +13,6 @@
 #include <functional>
 #include <limits>
 #include <optional>
-#include <queue>
 #include <string>
 #include <vector>
 
@@ -75,7 +74,12 @@ public:
   // Earliest completion among live flows (solving first if needed).
   [[nodiscard]] std::optional<std::pair<TimePs, FlowId>> next_completion(TimePs now);
 
-  [[nodiscard]] bool alive(FlowId f) const;
+  // Inline, with get(): asked for every running cohort on every refresh.
+  [[nodiscard]] bool alive(FlowId f) const {
+    return f.index >= 0 && static_cast<std::size_t>(f.index) < flows_.size() &&
+           flows_[static_cast<std::size_t>(f.index)].live &&
+           flows_[static_cast<std::size_t>(f.index)].generation == f.generation;
+  }
   [[nodiscard]] double rate(FlowId f) const;
   [[nodiscard]] double remaining(FlowId f, TimePs now) const;
   [[nodiscard]] const std::string& label(FlowId f) const;
@@ -140,8 +144,15 @@ private:
     }
   };
 
-  Flow& get(FlowId f);
-  const Flow& get(FlowId f) const;
+  Flow& get(FlowId f) {
+    if (!alive(f)) throw_dead_flow();
+    return flows_[static_cast<std::size_t>(f.index)];
+  }
+  const Flow& get(FlowId f) const {
+    if (!alive(f)) throw_dead_flow();
+    return flows_[static_cast<std::size_t>(f.index)];
+  }
+  [[noreturn]] static void throw_dead_flow();
   void attach(std::int32_t index);
   void detach(std::int32_t index);
   void mark_dirty(const Flow& fl);
@@ -171,7 +182,7 @@ private:
   std::vector<Flow> flows_;
   std::vector<std::int32_t> free_;
   std::vector<ResourceId> dirty_;
-  std::priority_queue<Completion> completions_;
+  std::vector<Completion> completions_;  // a heap (std::push_heap order: earliest on top)
   std::uint32_t stamp_ = 0;
   std::size_t live_ = 0;
   std::size_t sharing_flows_ = 0;  // live flows with demands (the rest run at their bound alone)

@@ -141,9 +141,13 @@ bool GpuDispatcher::place_level(const std::vector<KernelId>& level) {
     // places, plus the fraction it was owed last time. The oldest (level[0]) takes whatever the
     // later ones leave, in the pass below.
     const int X = config_.xcds;
-    std::vector<std::vector<std::int64_t>> limits(level.size(),
-                                                  std::vector<std::int64_t>(static_cast<size_t>(X)));
-    std::vector<std::vector<double>> entitled(level.size(), std::vector<double>(static_cast<size_t>(X)));
+    // Scratch kept across rounds (a round runs after every retire): rows per kernel of the level.
+    std::vector<std::vector<std::int64_t>>& limits = level_limits_;
+    std::vector<std::vector<double>>& entitled = level_entitled_;
+    if (limits.size() < level.size()) {
+      limits.resize(level.size(), std::vector<std::int64_t>(static_cast<size_t>(X)));
+      entitled.resize(level.size(), std::vector<double>(static_cast<size_t>(X)));
+    }
     for (size_t r = 1; r < level.size(); ++r) {
       const Kernel& kern = kernels_[static_cast<size_t>(level[r])];
       for (int x = 0; x < X; ++x) {
@@ -154,7 +158,8 @@ bool GpuDispatcher::place_level(const std::vector<KernelId>& level) {
     }
     for (size_t r = level.size(); r-- > 1;) {
       Kernel& kern = kernels_[static_cast<size_t>(level[r])];
-      const std::vector<std::int64_t> before = kern.dispatched;
+      std::vector<std::int64_t>& before = level_before_;
+      before.assign(kern.dispatched.begin(), kern.dispatched.end());
       placed_any = place(level[r], &limits[r]) || placed_any;
       for (size_t xs = 0; xs < static_cast<size_t>(X); ++xs) {
         // The fraction not yet granted carries over; less than one slot, so a kernel that could
@@ -316,12 +321,23 @@ void GpuDispatcher::start_claims() {
     const auto total = static_cast<std::int64_t>(claim.workgroups.size());
     for (std::int64_t from = 0; from < total;) {
       const int n = static_cast<int>(std::min<std::int64_t>(total - from, config_.max_cohort_size));
-      auto cohort = std::make_unique<Cohort>();
+      // A retired cohort's object (and its CU list's storage) is reused: one is started per retire.
+      std::unique_ptr<Cohort> cohort;
+      if (spare_cohorts_.empty()) {
+        cohort = std::make_unique<Cohort>();
+        cohort->slot = cohorts_made_++;
+      } else {
+        cohort = std::move(spare_cohorts_.back());
+        spare_cohorts_.pop_back();
+        cohort->cus.clear();
+        cohort->flow = FlowId{};
+      }
       cohort->cus.reserve(static_cast<size_t>(n));
       cohort->kernel = claim.kernel;
       cohort->started = sim_.now();
-      cohort->ctx = CohortContext{config_.index, claim.xcd,      n, claim.first_wg + config_.xcds * from,
-                                  claim.kernel,  kern.desc.owner};
+      cohort->ctx =
+          CohortContext{config_.index, claim.xcd,       n,           claim.first_wg + config_.xcds * from,
+                        claim.kernel,  kern.desc.owner, cohort->slot};
       for (std::int64_t w = from; w < from + n; ++w) {
         const int cu = claim.workgroups[static_cast<size_t>(w)];
         // A workgroup that fills a CU is the only one on it: no entry to merge with.
@@ -362,10 +378,23 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
   const KernelId held_by = c->kernel;
   const int held_xcd = c->ctx.xcd;
   const int held_count = c->ctx.count;
-  int cus_held = 0;
-  for (auto [cu, slots] : c->cus) {
-    take_slots(cu, -slots);
-    ++cus_held;
+  const int cus_held = static_cast<int>(c->cus.size());
+  const bool whole_cus = std::all_of(
+      c->cus.begin(), c->cus.end(), [this](const auto& held) { return held.second == config_.slots_per_cu; });
+  if (whole_cus && !idle_cus_.empty()) {
+    // Every CU held goes back to idle; all are on the cohort's XCD (a claim is per XCD), so the
+    // streams' free counts are settled once for the set, as place() takes them.
+    const auto xs = static_cast<size_t>(held_xcd);
+    std::uint64_t freed = 0;
+    for (auto [cu, slots] : c->cus) {
+      free_slots_[static_cast<size_t>(cu)] += slots;
+      freed |= std::uint64_t{1} << (cu % config_.cus_per_xcd);
+    }
+    idle_cus_[xs] |= freed;
+    for (Stream& st : streams_)
+      st.free_slots[xs] += config_.slots_per_cu * std::popcount(freed & st.allow_bits[xs]);
+  } else {
+    for (auto [cu, slots] : c->cus) take_slots(cu, -slots);
   }
   kern.stats.cu_seconds += cus_held * ps_to_s(now - c->started);
   resident_[static_cast<size_t>(c->kernel)][static_cast<size_t>(c->ctx.xcd)] -= c->ctx.count;
@@ -375,6 +404,7 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
              fmt::format("{} x{}", kern.desc.name, c->ctx.count), c->started, now, {kern.desc.owner.kind});
   }
   auto it = std::find_if(cohorts_.begin(), cohorts_.end(), [c](const auto& p) { return p.get() == c; });
+  spare_cohorts_.push_back(std::move(*it));
   cohorts_.erase(it);
 
   if (kern.finished_wgs == kern.desc.workgroups) {

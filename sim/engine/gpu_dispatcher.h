@@ -75,6 +75,7 @@ struct Cohort {
   FlowId flow;
   std::vector<std::pair<int, int>> cus;  // (cu, slots) held
   TimePs started = 0;
+  std::int32_t slot = 0;  // CohortContext::slot: kept by the object, which is reused
 };
 
 class GpuDispatcher {
@@ -151,6 +152,8 @@ private:
   std::vector<Kernel> kernels_;
   std::vector<Stream> streams_;
   std::vector<std::unique_ptr<Cohort>> cohorts_;
+  std::vector<std::unique_ptr<Cohort>> spare_cohorts_;  // retired, kept for reuse
+  std::int32_t cohorts_made_ = 0;
   std::vector<std::vector<int>> resident_;  // [kernel][xcd]
   // Workgroups placed in the current dispatch round, one entry per (kernel, XCD).
   struct Claim {
@@ -165,6 +168,9 @@ private:
   // Scratch reused by every dispatch round (dispatch runs after every cohort retires).
   std::vector<KernelId> ready_, level_;
   std::vector<int> take_;
+  std::vector<std::vector<std::int64_t>> level_limits_;  // place_level(): per kernel, per XCD
+  std::vector<std::vector<double>> level_entitled_;
+  std::vector<std::int64_t> level_before_;
   ResidencyListener listener_;
   bool dispatching_ = false;
 };

@@ -20,6 +20,10 @@ struct CohortContext {
   std::int64_t first_wg = 0;  // global index of the cohort's first workgroup (the next on its XCD)
   KernelId kernel = -1;
   FlowOwner owner;  // the kernel's owner tag (KernelDesc::owner)
+  // Dense id of the running cohort on its dispatcher, in [0, most cohorts ever running at once):
+  // unique among running cohorts, reused after one retires, so a model can keep per-cohort state
+  // in a vector indexed by it (it writes the entry in cohort_work, before any refresh).
+  std::int32_t slot = 0;
 };
 
 struct CohortWork {

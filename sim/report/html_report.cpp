@@ -46,6 +46,9 @@ constexpr ChartSlot kSlots[] = {
     {"attr-coll", "Where the collective's slowdown comes from", 640, 400},
     {"scatter", "Model check: predicted vs measured", 700, 560},
     {"sweep", "Design-space sweep: DMA offload", 1300, 520},
+    // The heatmaps size their canvas to the grid.
+    {"sweep-gain", "Design-space sweep: what each variant buys", 700, 400},
+    {"sweep-offload", "Design-space sweep: where DMA offload beats the CUs", 700, 400},
 };
 
 }  // namespace

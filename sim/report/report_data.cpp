@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/base/errors.h"
+#include "sim/report/sweep_heatmaps.h"
 #include "workloads/scenario.h"
 
 namespace c3sim::report {
@@ -297,8 +298,15 @@ json build_report_data(const ReportInputs& in) {
     }
     charts.emplace_back("scatter");
   }
-  d["sweep"] = sweep_summary(all_runs);
-  if (!d["sweep"].is_null()) charts.emplace_back("sweep");
+  // A few variants: one bar group each. Many: heatmaps of variant x grid value.
+  if (sweep_variant_count(all_runs) > kMaxBarVariants) {
+    d["sweep_heatmaps"] = sweep_heatmaps(all_runs);
+    charts.emplace_back("sweep-gain");
+    charts.emplace_back("sweep-offload");
+  } else {
+    d["sweep"] = sweep_summary(all_runs);
+    if (!d["sweep"].is_null()) charts.emplace_back("sweep");
+  }
   d["charts"] = charts;
   return d;
 }

@@ -8,6 +8,7 @@
 #include <tbb/task_arena.h>
 
 #include "models/policy.h"
+#include "models/program/program_runner.h"
 
 namespace c3sim::sweep {
 
@@ -26,7 +27,15 @@ std::vector<TaskResult> run_tasks(const SweepSpec& spec, const std::vector<std::
       r.task = task;
       r.setup = spec.task(task);
       r.node_gpus = r.setup.spec.interconnect.gpus;
-      {
+      if (r.setup.is_program) {
+        models::ProgramSimulator sim(r.setup.spec);
+        r.program_runs.reserve(spec.policies.size());
+        for (std::size_t p = 0; p < spec.policies.size(); ++p) {
+          r.program_runs.push_back(
+              models::run_program_policy(sim, spec.registry, r.setup.program, spec.policies[p]));
+          r.policy.push_back(p);
+        }
+      } else {
         models::C3Simulator sim(r.setup.spec, sim_options);
         r.runs.reserve(spec.policies.size());
         for (std::size_t p = 0; p < spec.policies.size(); ++p) {

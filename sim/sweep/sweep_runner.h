@@ -1,7 +1,8 @@
 #pragma once
-// Runs a sweep's points on all cores. The unit of work is a task = (variant, scenario): one
-// C3Simulator per task runs every policy, so the isolated baselines of a scenario are computed
-// once per task (the simulator's cache) and tasks share nothing. Results land in a pre-sized
+// Runs a sweep's points on all cores. The unit of work is a task = (variant, workload): one
+// C3Simulator (scenario) or ProgramSimulator (program) per task runs every policy, so the isolated
+// baselines of a workload are computed once per task (the simulators' caches) and tasks share
+// nothing. Results land in a pre-sized
 // vector at the task's index, so the output is the same whatever the thread count or order.
 // Callers stream a sweep in chunks (tasks_in_chunk): memory holds one chunk, not the sweep.
 #include <atomic>
@@ -10,16 +11,18 @@
 #include <vector>
 
 #include "models/c3_simulator.h"
+#include "models/program/program_simulator.h"
 #include "sim/sweep/sweep_spec.h"
 
 namespace c3sim::sweep {
 
 struct TaskResult {
-  std::size_t task = 0;                // variant * scenarios + scenario
+  std::size_t task = 0;                // variant * workloads + workload
   Task setup;                          // what ran (its hardware spec is cleared after the run)
   int node_gpus = 0;                   // the variant's node GPU count
-  std::vector<models::C3Result> runs;  // one per policy it can run, in the sweep's order
-  std::vector<std::size_t> policy;     // parallel to runs: index into spec.policies
+  std::vector<models::C3Result> runs;  // a scenario's: one per policy it can run, in the sweep's order
+  std::vector<models::ProgramResult> program_runs;  // a program's: one per policy, in the sweep's order
+  std::vector<std::size_t> policy;  // parallel to runs or program_runs: index into spec.policies
 };
 
 struct RunOptions {
@@ -31,7 +34,8 @@ struct RunOptions {
 
 // Runs the given tasks (indices < spec.tasks()); the result is in the order of `tasks`. A policy a
 // task's hardware cannot run on its collective (models::policy_unsupported: DMA offload of a
-// reduction on engines that cannot reduce, hybrid_ar on a gather) is skipped for that task.
+// reduction on engines that cannot reduce, hybrid_ar on a gather) is skipped for that task; a
+// program runs every policy (models::run_program_policy, as `c3sim run` does).
 // Sweeps skip attribution (the counterfactual re-runs triple a point's cost and a sweep's
 // table does not report them).
 std::vector<TaskResult> run_tasks(const SweepSpec& spec, const std::vector<std::size_t>& tasks,

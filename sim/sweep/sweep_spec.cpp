@@ -17,6 +17,8 @@
 #include "sim/base/strict_yaml.h"
 #include "workloads/input_limits.h"
 #include "workloads/paper_catalog.h"
+#include "workloads/program_generators.h"
+#include "workloads/program_io.h"
 #include "workloads/scenario_io.h"
 
 namespace c3sim::sweep {
@@ -31,6 +33,10 @@ bool is_workload_key(const std::string& key) {
   return key == "workload.gpus" || key == "workload.collective.bytes" ||
          key == "workload.collective.bytes_scale" || key == "workload.collective.max_workgroups";
 }
+
+// Workload keys about "the" collective of a pair; a program has many, so a sweep over programs
+// refuses them.
+bool is_pair_only_key(const std::string& key) { return is_workload_key(key) && key != "workload.gpus"; }
 
 void check_key(const std::string& key, const SourceLocation& where, const std::string& qualified) {
   if (is_workload_key(key) || hw::find_field(key) != nullptr) return;
@@ -123,10 +129,80 @@ std::vector<wl::Scenario> resolve_scenarios(StrictMap& root, const std::string& 
     if (inputs) inputs->push_back(p.string());
     for (auto& s : wl::load_scenarios_file(p.string())) out.push_back(std::move(s));
   }
-  if (out.empty()) root.fail("scenarios", "no scenarios: give `scenarios:` and/or `scenario_file:`");
   std::map<std::string, int> seen;
   for (const auto& s : out) {
     if (++seen[s.name] > 1) root.fail("scenarios", fmt::format("scenario '{}' listed twice", s.name));
+  }
+  return out;
+}
+
+// The largest tensor-parallel degree `tp:` takes (a node's GPU count is checked per variant).
+constexpr std::int64_t kMaxTp = 1 << 16;
+
+// A generated program (`c3sim generate`'s kinds and arguments); its errors and those of the
+// policies applied to it are anchored at the sweep file's entry.
+wl::Program generated_program(StrictMap& item) {
+  const std::string kind = item.string("generate");
+  const std::string model = item.optional_string("model").value_or("");
+  const std::int64_t tp = item.optional_integer("tp").value_or(8);
+  if (tp < 1 || tp > kMaxTp) item.fail("tp", fmt::format("must be in 1..{}", kMaxTp));
+  if (item.has("tp") && kind != "tp-block") item.fail("tp", "only tp-block takes `tp`");
+  wl::Program p;
+  try {
+    p = wl::generate_program(kind, model, static_cast<int>(tp), item.location("generate"));
+  } catch (const InputError& e) {
+    const std::string key = e.key() == "model" ? "model" : e.key() == "kind" ? "generate" : "tp";
+    throw InputError(item.location(item.has(key) ? key : "generate"), item.qualified(key), e.problem());
+  }
+  p.location = item.location();
+  for (auto& s : p.streams) s.location = p.location;
+  for (auto& k : p.kernels) k.location = p.location;
+  return p;
+}
+
+// `programs:`: each entry `{file: PATH}` (every program of a program file, relative to the sweep
+// file) or `{generate: KIND, model: NAME, tp: N}`. Program names are unique across the sweep.
+std::vector<wl::Program> resolve_programs(StrictMap& root, const std::string& base_dir,
+                                          std::vector<std::string>* inputs) {
+  std::vector<wl::Program> out;
+  if (!root.has("programs")) return out;
+  const auto items = root.sequence("programs");
+  if (items.empty()) root.fail("programs", "empty list");
+  std::map<std::string, SourceLocation> seen;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string q = fmt::format("programs[{}]", i);
+    if (!items[i].IsMap()) {
+      throw InputError(location_of(items[i], root.file()), q,
+                       "expected {file: PATH} or {generate: KIND, model: NAME, tp: N}");
+    }
+    StrictMap item(items[i], root.file(), q);
+    if (item.has("file") == item.has("generate")) {
+      item.fail("file",
+                "give exactly one of `file:` (a program YAML) and `generate:` (fsdp-layer, "
+                "tp-block, moe-layer)");
+    }
+    std::vector<wl::Program> programs;
+    if (item.has("file")) {
+      const std::string file = item.string("file");
+      const fs::path path = fs::path(file).is_absolute() ? fs::path(file) : fs::path(base_dir) / file;
+      if (inputs) inputs->push_back(path.string());
+      try {
+        programs = wl::load_programs_file(path.string());
+      } catch (const InputError& e) {
+        // A missing file is the sweep file's error; a bad program file names itself.
+        if (e.where().line == 0) throw InputError(item.location("file"), item.qualified("file"), e.problem());
+        throw;
+      }
+    } else {
+      programs.push_back(generated_program(item));
+    }
+    item.finish();
+    for (auto& p : programs) {
+      if (!seen.emplace(p.name, item.location()).second) {
+        throw InputError(item.location(), q, fmt::format("program '{}' listed twice", p.name));
+      }
+      out.push_back(std::move(p));
+    }
   }
   return out;
 }
@@ -196,22 +272,32 @@ std::string resolve_hardware(const std::string& name, const std::string& base_di
 }
 
 // Load-time check of every variant without building every variant. A task's checks are
-// hw::validate(spec), models::make_policy(p, spec) and, after apply_workload,
-// wl::check_scenario_fits(scenario, spec.interconnect.gpus). Each rule in them reads a fixed set of
-// keys, so a rule holds on every variant when it holds on every combination of values of its keys
-// (the keys a sweep does not vary are the same in every variant). The rules and the keys they relate:
+// hw::validate(spec), models::make_policy(p, spec) for a scenario's policies or
+// TransformRegistry::check(p, spec) for a program's and, after apply_workload / program_of,
+// wl::check_scenario_fits(scenario, spec.interconnect.gpus) or check_program (check_program_fits,
+// then each policy's transformations applied). Each rule in them reads a fixed set of keys, so a
+// rule holds on every variant when it holds on every combination of values of its keys (the keys a
+// sweep does not vary are the same in every variant). The rules and the keys they relate:
 //   - each field's own range (hardware_fields.cpp check_field), each workload value's range: one key;
 //   - llc_bytes with spec.memory.llc_bandwidth, llc_bytes with model.memory.llc_bandwidth,
 //     xcds x cus_per_xcd <= kMaxCount, prio with stream_priority_levels: two keys;
+//   - a program stream's CU mask against xcds x cus_per_xcd (check_program_fits): two keys;
 //   - the CU budget: cu_mask_granularity, each default_workgroups_* and an rp:N / sp_rp:N / dma_rp:N
-//     policy's CU count against xcds x cus_per_xcd: three keys (kComputeGroup, crossed in full);
+//     policy's CU count against xcds x cus_per_xcd: three keys (kComputeGroup, crossed in full).
+//     The registry's check of a pair policy is make_policy itself; FiCCO's chunk range reads no key;
 //   - the workload: gpus, collective.bytes, bytes_scale (relative to the bytes before it) and
-//     max_workgroups against the node's GPU count (spec.interconnect.gpus): crossed in full.
-// So the plan, for each listed variant: every grid value alone (with the workload, each scenario),
-// every pair of values of two hardware axes (others at their first value), the full product of the
-// compute group's axes when three or more vary, and the full product of the workload axes with the
-// GPU-count axis (each scenario). A sweep whose plan exceeds kMaxLoadChecks checks the first
-// kEagerVariants variants in full instead and says so in a warning.
+//     max_workgroups against the node's GPU count (spec.interconnect.gpus): crossed in full. A
+//     program's gpus, its collectives' whole shards and FiCCO's split of them into chunks of whole
+//     shards read the same two keys (workload.gpus, spec.interconnect.gpus). A `_best` name's
+//     candidates are built from the hardware (rp_sweep_cus) and pass make_policy by construction;
+//     a deciding policy (sp_heuristic, rp_heuristic, per_region) is only name-checked: it chooses
+//     among policies by simulating them.
+// So the plan, for each listed variant: every grid value alone (with the workload, each scenario
+// and program), every pair of values of two hardware axes (others at their first value; a
+// program's CU-mask rule is checked here too), the full product of the compute group's axes when
+// three or more vary, and the full product of the workload axes with the GPU-count axis (each
+// scenario and program). A sweep whose plan exceeds kMaxLoadChecks checks the first kEagerVariants
+// variants in full instead and says so in a warning.
 constexpr std::array<std::string_view, 6> kComputeGroup = {
     "spec.compute.xcds",
     "spec.compute.cus_per_xcd",
@@ -242,7 +328,7 @@ public:
 
   // Checks the plan counts, saturating just past kMaxLoadChecks.
   [[nodiscard]] std::size_t plan_size() const {
-    const std::size_t with_workload = 1 + s_.scenario_names.size();
+    const std::size_t with_workload = 1 + s_.workloads();
     std::size_t n = with_workload;  // every axis at its first value
     for (const auto& axis : s_.axes) n = add(n, mul(axis.size() - 1, with_workload));
     for (std::size_t i = 0; i < hardware_axes_.size(); ++i) {
@@ -318,11 +404,22 @@ private:
     for (std::size_t sc = 0; with_workload && sc < s_.scenario_names.size(); ++sc) {
       scenarios.push_back(s_.scenario_of(settings, sc, spec.interconnect.gpus));
     }
+    const bool sets_gpus = std::any_of(settings.begin(), settings.end(),
+                                       [](const Located* s) { return s->setting.key == "workload.gpus"; });
     try {
       hw::validate(spec);
       s_.check_policies(spec);
       for (const wl::Scenario& scenario : scenarios)
         wl::check_scenario_fits(scenario, spec.interconnect.gpus);
+      // Every check runs the programs' CU-mask rule (the hardware pairs relate xcds and
+      // cus_per_xcd); the transformations only where the workload is checked.
+      for (std::size_t p = 0; p < s_.base_programs.size(); ++p) {
+        if (sets_gpus) {
+          s_.check_program(s_.program_of(settings, p), spec, with_workload);
+        } else {
+          s_.check_program(s_.base_programs[p], spec, with_workload);
+        }
+      }
     } catch (const InputError& e) {
       throw anchored(l, odometer, e);
     }
@@ -340,6 +437,14 @@ private:
       values.push_back(fmt::format("{} = {}", last->qualified, last->setting.value));
     }
     variant += l * s_.grid_size();
+    const std::string with =
+        values.empty() ? "every grid key at its first value" : fmt::format("{}", fmt::join(values, ", "));
+    // No grid value past an axis's first and no listed setting: the failure is as likely the
+    // policy's or the program's as the variant's, so it keeps the line and key it names.
+    if (last == nullptr && s_.listed[l].second.empty() && e.where().line > 0) {
+      return InputError(e.where(), e.key(),
+                        fmt::format("variant {} ({}): {}", s_.variant_name(variant), with, e.problem()));
+    }
     SourceLocation where = s_.variants_where;
     std::string key = "grid";
     if (last != nullptr) {
@@ -349,8 +454,6 @@ private:
       where = s_.listed[l].second.front().where;
       key = s_.listed[l].second.front().qualified;
     }
-    const std::string with =
-        values.empty() ? "every grid key at its first value" : fmt::format("{}", fmt::join(values, ", "));
     return InputError(
         where, key,
         fmt::format("variant {} ({}): {}: {}", s_.variant_name(variant), with, e.key(), e.problem()));
@@ -382,16 +485,28 @@ SweepSpec load_sweep_string(const std::string& text, const std::string& label, c
     }
   }();
   const std::vector<wl::Scenario> scenarios = resolve_scenarios(root, base_dir, &out.input_files);
+  std::vector<wl::Program> programs = resolve_programs(root, base_dir, &out.input_files);
+  if (scenarios.empty() && programs.empty()) {
+    root.fail("scenarios", "nothing to run: give `scenarios:`, `scenario_file:` and/or `programs:`");
+  }
   out.input_files.push_back(resolve_hardware(out.hardware, base_dir));
   for (const auto& s : scenarios) out.scenario_names.push_back(s.name);
+  for (const auto& p : programs) out.program_names.push_back(p.name);
+  out.registry = models::builtin_transforms();
 
   const auto policy_nodes = root.sequence("policies");
   if (policy_nodes.empty()) root.fail("policies", "empty list");
   std::vector<SourceLocation> policy_where;
   for (size_t i = 0; i < policy_nodes.size(); ++i) {
     const SourceLocation where = location_of(policy_nodes[i], root.file());
-    out.policies.push_back(scalar_text(policy_nodes[i], where, fmt::format("policies[{}]", i)));
-    policy_where.push_back(where);
+    const std::string name = scalar_text(policy_nodes[i], where, fmt::format("policies[{}]", i));
+    // `all` on programs: the registry's standard set, as `c3sim run` expands it. (A scenario's
+    // `all` depends on its collective; pair sweeps refuse it as before, in check_policies.)
+    const bool expand_all = name == "all" && scenarios.empty();
+    for (const auto& n : expand_all ? out.registry.standard_names() : std::vector<std::string>{name}) {
+      out.policies.push_back(n);
+      policy_where.push_back(where);
+    }
   }
   out.policy_locations = policy_where;
   out.listed = listed_variants(root);
@@ -400,6 +515,28 @@ SweepSpec load_sweep_string(const std::string& text, const std::string& label, c
   root.finish();
   out.base = base;
   out.base_scenarios = scenarios;
+  out.base_programs = std::move(programs);
+  if (!out.base_programs.empty()) {
+    for (const auto& [name, settings] : out.listed) {
+      for (const auto& s : settings) {
+        if (is_pair_only_key(s.setting.key)) {
+          throw InputError(s.where, s.qualified,
+                           fmt::format("'{}' varies a pair scenario's collective; a sweep with programs "
+                                       "can vary workload.gpus and hardware fields",
+                                       s.setting.key));
+        }
+      }
+    }
+    for (const auto& axis : out.axes) {
+      const Located& s = axis.front();
+      if (is_pair_only_key(s.setting.key)) {
+        throw InputError(s.where, s.qualified.substr(0, s.qualified.rfind('[')),
+                         fmt::format("'{}' varies a pair scenario's collective; a sweep with programs "
+                                     "can vary workload.gpus and hardware fields",
+                                     s.setting.key));
+      }
+    }
+  }
 
   // Each grid value is checked alone first, so an error names exactly the value that is wrong.
   for (const auto& axis : out.axes) {
@@ -417,10 +554,11 @@ SweepSpec load_sweep_string(const std::string& text, const std::string& label, c
     grid *= axis.size();
   }
   if (grid > kMaxSweepPoints / out.listed.size() ||
-      grid * out.listed.size() > kMaxSweepPoints / (out.scenario_names.size() * out.policies.size())) {
+      grid * out.listed.size() > kMaxSweepPoints / (out.workloads() * out.policies.size())) {
     throw InputError(
         out.variants_where, "grid",
-        fmt::format("the sweep has more than {} points (variants x scenarios x policies)", kMaxSweepPoints));
+        fmt::format("the sweep has more than {} points (variants x scenarios and programs x policies)",
+                    kMaxSweepPoints));
   }
   out.variant_count = grid * out.listed.size();
   // Keys in first-appearance order over the variants: each listed variant's keys, then the grid's.
@@ -441,7 +579,7 @@ SweepSpec load_sweep_string(const std::string& text, const std::string& label, c
     checker.run();
     return out;
   }
-  const std::size_t eager = std::min(out.variant_count, kEagerVariants) * out.scenario_names.size();
+  const std::size_t eager = std::min(out.variant_count, kEagerVariants) * out.workloads();
   for (std::size_t t = 0; t < eager; ++t) (void)out.task(t);
   out.warnings.push_back(fmt::format(
       "{}: checking every variant at load would take more than {} checks; checked the first {} variants "
@@ -480,9 +618,41 @@ hw::NodeSpec SweepSpec::hardware_of(const std::vector<const LocatedSetting*>& se
 void SweepSpec::check_policies(const hw::NodeSpec& spec) const {
   for (size_t i = 0; i < policies.size(); ++i) {
     const std::string& p = policies[i];
-    if (p == "rp_best" || p == "sp_rp_best" || p == "dma_rp_best") continue;
+    if (!program_names.empty()) registry.check(p, spec, policy_locations[i]);
+    if (scenario_names.empty() || p == "rp_best" || p == "sp_rp_best" || p == "dma_rp_best") continue;
     (void)models::make_policy(p, spec, policy_locations[i]);
   }
+}
+
+void SweepSpec::check_program(const wl::Program& program, const hw::NodeSpec& spec, bool transforms) const {
+  wl::check_program_fits(program, spec.interconnect.gpus, spec.compute.total_cus());
+  if (!transforms) return;
+  for (size_t i = 0; i < policies.size(); ++i) {
+    for (const std::string& name : registry.expand(policies[i], spec)) {
+      // A part that decides by simulation (its `decide`) is not applied here: see VariantChecker.
+      bool decides = false;
+      for (std::size_t from = 0; from <= name.size();) {
+        const std::size_t plus = std::min(name.find('+', from), name.size());
+        const std::string part = name.substr(from, plus - from);
+        const models::TransformEntry* e = registry.find(part.substr(0, part.find(':')));
+        decides = decides || (e != nullptr && e->decide);
+        from = plus + 1;
+      }
+      if (!decides) (void)registry.apply(name, program, spec, policy_locations[i]);
+    }
+  }
+}
+
+wl::Program SweepSpec::program_of(const std::vector<const LocatedSetting*>& settings,
+                                  std::size_t program) const {
+  wl::Program out = base_programs[program];
+  for (const Located* s : settings) {
+    if (s->setting.key != "workload.gpus") continue;
+    const std::int64_t g = positive_integer(*s);
+    wl::check_gpu_count(g, s->where, s->qualified);
+    out.gpus = static_cast<int>(g);
+  }
+  return out;
 }
 
 wl::Scenario SweepSpec::scenario_of(const std::vector<const LocatedSetting*>& settings, std::size_t scenario,
@@ -496,7 +666,7 @@ Task SweepSpec::task(std::size_t t) const {
   if (t >= tasks()) throw ModelError(fmt::format("sweep task {} of {}", t, tasks()));
   Task out;
   out.index = t;
-  out.variant = t / scenario_names.size();
+  out.variant = t / workloads();
   const std::size_t grid = grid_size();
   const std::size_t listed_index = out.variant / grid;
   const auto& [listed_name, listed_settings] = listed[listed_index];
@@ -518,7 +688,19 @@ Task SweepSpec::task(std::size_t t) const {
   } catch (const InputError& e) {
     throw InputError(axes.empty() ? where : variants_where, out.variant_name, e.problem());
   }
-  out.scenario = scenario_of(settings, t % scenario_names.size(), out.spec.interconnect.gpus);
+  const std::size_t workload = t % workloads();
+  if (workload >= scenario_names.size()) {
+    out.is_program = true;
+    out.program = program_of(settings, workload - scenario_names.size());
+    check_policies(out.spec);
+    try {
+      check_program(out.program, out.spec, true);
+    } catch (const InputError& e) {
+      throw InputError(where, out.variant_name + "." + out.program.name, e.problem());
+    }
+    return out;
+  }
+  out.scenario = scenario_of(settings, workload, out.spec.interconnect.gpus);
   try {
     wl::check_scenario_fits(out.scenario, out.spec.interconnect.gpus);
   } catch (const InputError& e) {

@@ -38,6 +38,17 @@ inline bool have_tool(const std::string& tool) {
   return run_command("command -v " + tool + " >/dev/null 2>&1").exit_code == 0;
 }
 
+// `c3sim sweep FILE --threads 1 -o OUT` on 2 MPI ranks, stderr folded into the output. Root in
+// containers and 2 cores: OpenMPI needs both allowances to start 2 ranks. Under the sanitizer
+// build, OpenMPI's runtime leaks by design at MPI_Finalize (its dlclosed plugins), so leak checking
+// is off for the ranks only; the single-process sweep tests cover c3sim's own code.
+inline CommandResult sweep_on_two_mpi_ranks(const std::string& file, const std::string& out) {
+  return run_command(
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
+      "ASAN_OPTIONS=detect_leaks=0 mpirun -n 2 " +
+      c3sim_binary() + " sweep " + file + " --threads 1 -o " + out + " 2>&1");
+}
+
 inline std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;

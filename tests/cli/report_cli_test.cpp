@@ -37,6 +37,25 @@ protected:
     EXPECT_EQ(r.exit_code, 0) << r.output;
     return read_file(path("report.html"));
   }
+
+  // The first headless-capable browser on PATH, or "" when there is none.
+  static std::string chromium() {
+    for (const char* b : {"chromium", "chromium-browser", "google-chrome"}) {
+      if (have_tool(b)) return b;
+    }
+    return "";
+  }
+
+  // The page's DOM after its load event (charts drawn), as headless Chromium dumps it.
+  std::string dump_dom(const std::string& browser, const std::string& page) {
+    const auto r = run_command("timeout 120 " + browser +
+                               " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+                               "--disable-background-networking --disable-component-update --disable-sync "
+                               "--user-data-dir=" +
+                               path("profile") + " --dump-dom file://" + path(page) + " 2>/dev/null");
+    EXPECT_EQ(r.exit_code, 0) << r.output.substr(0, 500);
+    return r.output;
+  }
 };
 
 TEST_F(ReportCli, PageIsSelfContained) {
@@ -49,26 +68,33 @@ TEST_F(ReportCli, PageIsSelfContained) {
 }
 
 TEST_F(ReportCli, EveryChartDrawsInHeadlessChromium) {
-  std::string browser;
-  for (const char* b : {"chromium", "chromium-browser", "google-chrome"}) {
-    if (have_tool(b)) {
-      browser = b;
-      break;
-    }
-  }
+  const std::string browser = chromium();
   if (browser.empty()) GTEST_SKIP() << "no chromium on PATH (Debian: chromium); CI installs it";
   make_report();
-  const auto r = run_command("timeout 120 " + browser +
-                             " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
-                             "--disable-background-networking --disable-component-update --disable-sync "
-                             "--user-data-dir=" +
-                             path("profile") + " --dump-dom file://" + path("report.html") + " 2>/dev/null");
-  ASSERT_EQ(r.exit_code, 0) << r.output.substr(0, 500);
-  const std::string expected = attribute(r.output, "data-charts-expected");
-  ASSERT_FALSE(expected.empty()) << r.output.substr(0, 2000);
+  const std::string dom = dump_dom(browser, "report.html");
+  const std::string expected = attribute(dom, "data-charts-expected");
+  ASSERT_FALSE(expected.empty()) << dom.substr(0, 2000);
   // Fig. 5 GEMM + collective, speedup, taxonomy, two attribution charts, predicted vs measured.
   EXPECT_EQ(expected, "7");
-  EXPECT_EQ(attribute(r.output, "data-charts-drawn"), expected);
+  EXPECT_EQ(attribute(dom, "data-charts-drawn"), expected);
+}
+
+// A sweep of more variants than get one bar each (5 engine counts x 5 sizes = 25) is drawn as
+// the two heatmaps, variant x size, by the page's own canvas code.
+TEST_F(ReportCli, ManyVariantSweepDrawsTheHeatmaps) {
+  const std::string browser = chromium();
+  if (browser.empty()) GTEST_SKIP() << "no chromium on PATH (Debian: chromium); CI installs it";
+  const std::string sweep = write("sweep.yaml",
+                                  "hardware: mi300x\nscenarios: [cb1_896M_ag]\npolicies: [sp, dma]\n"
+                                  "grid:\n  spec.dma.engines: [7, 8, 10, 12, 14]\n"
+                                  "  workload.collective.bytes: [1 MiB, 4 MiB, 16 MiB, 64 MiB, 256 MiB]\n");
+  auto r = run_command(c3sim_binary() + " sweep " + sweep + " -q -o " + path("sweep.jsonl") + " 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  r = run_command(c3sim_binary() + " report " + path("sweep.jsonl") + " -o " + path("sweep.html") + " 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string dom = dump_dom(browser, "sweep.html");
+  EXPECT_EQ(attribute(dom, "data-charts-expected"), "2") << dom.substr(0, 2000);
+  EXPECT_EQ(attribute(dom, "data-charts-drawn"), "2");
 }
 
 }  // namespace

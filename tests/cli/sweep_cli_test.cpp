@@ -54,13 +54,7 @@ TEST_F(SweepCli, MpiTwoRanksWriteTheSameResult) {
   if (!have_tool("mpirun")) GTEST_SKIP() << "mpirun not found (Debian: openmpi-bin); CI installs it";
   const std::string f = write("s.yaml", kSweep);
   ASSERT_EQ(run_command(c3sim_binary() + " sweep " + f + " -q --threads 1 -o " + path("1.csv")).exit_code, 0);
-  // Root in containers and 2 cores: OpenMPI needs both allowances to start 2 ranks. Under the
-  // sanitizer build, OpenMPI's runtime leaks by design at MPI_Finalize (its dlclosed plugins), so
-  // leak checking is off for the ranks only; the single-process sweep tests cover c3sim's own code.
-  const auto r = run_command(
-      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
-      "ASAN_OPTIONS=detect_leaks=0 mpirun -n 2 " +
-      c3sim_binary() + " sweep " + f + " --threads 1 -o " + path("mpi.csv") + " 2>&1");
+  const auto r = sweep_on_two_mpi_ranks(f, path("mpi.csv"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   if (r.output.find("rank 0 of 2") == std::string::npos) {
     GTEST_SKIP() << "c3sim was built without MPI (C3SIM_WITH_MPI=OFF): " << r.output;

@@ -38,6 +38,11 @@ expect 2 "cannot reduce a reduce_scatter" -- run "$src/hardware/measurements/h20
 expect 2 "unknown sweep 'nope'" -- sweep --what nope
 expect 2 "--ops.*'foo' is not a collective" -- sweep --what coll_ctas --ops all_gather,foo
 expect 2 "--trials" -- run "$src/hardware/measurements/smoke.yaml" --trials 0
+# Trial conditioning (hardware/hip/bench.h): documented, checked before any GPU call.
+expect 0 "--condition-idle-ms" -- run --help
+expect 2 "--condition-idle-ms.*between 0 and 10000" -- run "$src/hardware/measurements/smoke.yaml" --condition-idle-ms -1
+expect 2 "--condition-spin-ms" -- sweep --condition-spin-ms nan
+expect 2 "--trial-order.*'random'" -- run "$src/hardware/measurements/smoke.yaml" --trial-order random
 expect 3 "GPU error" -- run "$src/hardware/measurements/smoke.yaml" -o "$tmp/out.jsonl"
 
 # Program files (hardware/hip/program_bench.h): checked whole (program, each policy's transformed
@@ -50,8 +55,21 @@ expect 2 "badprog.yaml:5.*colour" -- run "$tmp/badprog.yaml" --hardware h200-sxm
 printf 'program:\n  name: p\n  streams: [{name: s}, {name: t}]\n  kernels:\n    - {name: a, stream: s, after: [b], memory: {bytes: 1 MiB}}\n    - {name: b, stream: t, memory: {bytes: 1 MiB}}\n' >"$tmp/later.yaml"
 expect 2 "later.yaml:5.*p.kernels.a.after.*already recorded" -- run "$tmp/later.yaml" --hardware h200-sxm
 expect 2 "unknown policy 'bogus'" -- run "$prog" --hardware h200-sxm --policy base,bogus
-expect 2 "streams.*cus.*not supported on this platform" -- run "$prog" --hardware h200-sxm --policy rp:32
-expect 2 "impl vendor_zero_cta.*not supported on this platform" -- run "$prog" --hardware h200-sxm --policy vendor_zero_cta
+# CU masks (rp:<n>: green contexts) and the vendor zero-CTA collective pass the checks and reach
+# the GPU runtime (exit 3 below); masks the split cannot make, or on a multi-XCD preset, do not.
+expect 3 "GPU error" -- run "$prog" --hardware h200-sxm --policy rp:32,sp_rp:16,dma_rp:64 --trials 1
+expect 3 "GPU error" -- run "$prog" --hardware h200-sxm --policy vendor_zero_cta,vendor_zero_cta_sp --trials 1
+expect 2 "rp:12.*not a multiple of 8" -- run "$prog" --hardware h200-sxm --policy rp:12
+expect 2 "h200x2_programs.yaml:16:.*ag_gemm_chunked.streams.compute.cus.*one L2 domain.*under rp:32" -- \
+  run "$prog" --hardware mi300x --policy rp:32
+printf 'program:\n  name: p\n  streams: [{name: s, cus: 12}]\n  kernels:\n    - {name: a, stream: s, memory: {bytes: 1 MiB}}\n' >"$tmp/mask12.yaml"
+expect 2 "mask12.yaml:3:.*p.streams.s.cus.*SMs 0..11.*multiples of 8" -- run "$tmp/mask12.yaml" --hardware h200-sxm
+# Collective-side masks stack up from SM 0 (c3sim's layout): 128 + 4 fill the H200's 132 SMs and
+# leave nothing for a third masked stream.
+printf 'program:\n  name: p\n  streams: [{name: a, cus: 128}, {name: b, cus: 8}, {name: c, cus: 8}]\n  kernels:\n    - {name: x, stream: a, memory: {bytes: 1 MiB}}\n    - {name: y, stream: b, memory: {bytes: 1 MiB}}\n    - {name: z, stream: c, memory: {bytes: 1 MiB}}\n' >"$tmp/full.yaml"
+expect 2 "full.yaml:3:.*p.streams.c.cus.*no SMs are left" -- run "$tmp/full.yaml" --hardware h200-sxm
+printf 'program:\n  name: p\n  streams: [{name: s}]\n  kernels:\n    - {name: a, stream: s, collective: {op: all_reduce, bytes: 1 MiB, impl: dma_hybrid}}\n' >"$tmp/hybrid.yaml"
+expect 2 "hybrid.yaml:5:.*impl dma_hybrid" -- run "$tmp/hybrid.yaml" --hardware h200-sxm
 expect 2 "no program selected" -- run "$prog" --hardware h200-sxm --only nope
 expect 2 "program files only" -- run "$src/hardware/measurements/smoke.yaml" --hardware h200-sxm
 [[ -e "$tmp/prog.jsonl" || -e "$tmp/prog.jsonl.partial" ]] && { echo "FAIL: output file left by a bad program run"; failures=$((failures + 1)); }

@@ -6,7 +6,8 @@
 // the expectations: 8 GPUs, 7 peers, engines at 39 GB/s, links at 48 GB/s, host submission 4.3 us,
 // engine start 2.9 us, host-seen completion 2.7 us. An isolated collective has no GEMM, so the
 // engines and links are the only limits unless a test says otherwise (7 x 39 GB/s x 2 bytes/byte =
-// 546 GB/s of LLC traffic, below the 1.8 TB/s LLC and 4.2 TB/s HBM).
+// 546 GB/s of LLC traffic, below the 1.8 TB/s LLC and 4.2 TB/s HBM). The collectives are in place:
+// the local block an out-of-place one also copies has its own tests (dma_local_block_test.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -48,7 +49,7 @@ hw::NodeSpec pinned(const std::vector<std::pair<std::string, std::string>>& extr
 double iso(const hw::NodeSpec& spec, wl::CollectiveOp op, double bytes,
            wl::CollectiveImpl impl = wl::CollectiveImpl::dma) {
   C3Simulator sim(spec, testing::timing_only());
-  return sim.iso_coll(wl::Collective{op, static_cast<std::int64_t>(bytes), impl, {}}, 8).time_us;
+  return sim.iso_coll(wl::Collective{op, static_cast<std::int64_t>(bytes), impl, {}, true}, 8).time_us;
 }
 
 // One 1 MiB all-gather: 7 transfers of 1 MiB / 8 = 131072 B, each 131072 / 39e9 = 3.3608 us.

@@ -52,3 +52,26 @@ def test_sweep_errors_name_the_key():
         c3sim.sweep(bad)
     assert "spec.dma.engine" in str(err.value)
     assert err.value.file == "<c3sim.sweep>"
+
+
+PROGRAM_SWEEP = {
+    "hardware": "mi300x",
+    "scenarios": ["cb1_896M_ag"],
+    "programs": [{"generate": "tp-block", "model": "llama-70b", "tp": 8}],
+    "policies": ["base", "dma"],
+    "grid": {"spec.dma.engines": [7, 14]},
+}
+
+
+def test_program_sweep_rows():
+    one = c3sim.sweep(PROGRAM_SWEEP, threads=1)
+    assert one == c3sim.sweep(PROGRAM_SWEEP, threads=2)
+    # 2 variants x (1 scenario + 1 program) x 2 policies, scenario rows first in each variant.
+    assert len(one) == 8
+    pair, program = one[0], one[2]
+    assert pair["scenario"] == "cb1_896M_ag" and pair["program"] == "" and pair["step_us"] is None
+    assert program["program"] == "llama-70b_tp8_block" and program["scenario"] == ""
+    assert program["bytes"] is None and isinstance(program["step_us"], float)
+    # Untransformed (base), the step cannot beat its critical path at isolated times: co-running
+    # kernels only slow each other.
+    assert program["policy"] == "base" and program["ideal_us"] <= program["step_us"]

@@ -65,7 +65,8 @@ __all__ = [
 ]
 
 # Columns of `c3sim sweep`'s CSV that hold numbers (the varied fields keep the text the file wrote,
-# "100 GB/s", and the names stay strings).
+# "100 GB/s", and the names stay strings). A sweep over programs has the program columns; one over
+# scenarios and programs both, each row leaving the other kind's empty (None here).
 _INT_COLUMNS = {"point", "variant", "gpus", "bytes"}
 _FLOAT_COLUMNS = {
     "time_us",
@@ -76,6 +77,10 @@ _FLOAT_COLUMNS = {
     "speedup",
     "ideal_speedup",
     "percent_of_ideal",
+    "step_us",
+    "serial_us",
+    "ideal_us",
+    "overlap_percent",
 }
 
 
@@ -84,14 +89,17 @@ def sweep(source, threads=0):
 
     One dict per point, with the columns and values of the CSV `c3sim sweep` writes (point,
     variant, name, each varied field as written, scenario, policy, chosen, gpus, bytes, times in us,
-    speedups, percent_of_ideal), numbers as int/float. threads=0 uses every core; the rows are the
-    same for any thread count. pandas.DataFrame(rows) takes them directly.
+    speedups, percent_of_ideal; for programs: program, step_us, serial_us, ideal_us,
+    overlap_percent), numbers as int/float, empty cells as None. threads=0 uses every core; the
+    rows are the same for any thread count. pandas.DataFrame(rows) takes them directly.
     """
     text = sweep_text(source, threads=threads, format="csv")
     rows = []
     for row in csv.DictReader(io.StringIO(text)):
         for key in row:
-            if key in _INT_COLUMNS:
+            if row[key] == "" and (key in _INT_COLUMNS or key in _FLOAT_COLUMNS):
+                row[key] = None
+            elif key in _INT_COLUMNS:
                 row[key] = int(row[key])
             elif key in _FLOAT_COLUMNS:
                 row[key] = float(row[key])

@@ -76,7 +76,151 @@
         scales: { x: axis('variant', { ticks: { autoSkip: false, maxRotation: 90, minRotation: 60 } }),
           y: axis('scenarios', { stacked: true }), ratio: axis('speedup ratio', { position: 'right', grid: { drawOnChartArea: false } }) } },
     }),
+    'sweep-offload': () => sweep_offload(),
+    'sweep-gain': () => sweep_gain(),
   };
+
+  // Ratio bins of the heatmaps (x; > 1 = faster): white within 1% either way, red slower, green
+  // faster, darker the further from 1. Fixed, so two pages (or two charts) read alike.
+  const bins = [
+    { below: 0.5, color: '#b2182b', label: '< 0.5' },
+    { below: 0.8, color: '#d6604d', label: '0.5-0.8' },
+    { below: 0.95, color: '#f4a582', label: '0.8-0.95' },
+    { below: 0.99, color: '#fddbc7', label: '0.95-0.99' },
+    { below: 1.01, color: '#f7f7f7', label: '0.99-1.01' },
+    { below: 1.05, color: '#d9f0d3', label: '1.01-1.05' },
+    { below: 1.25, color: '#a6dba0', label: '1.05-1.25' },
+    { below: 2, color: '#5aae61', label: '1.25-2' },
+    { below: Infinity, color: '#1b7837', label: '>= 2' },
+  ];
+  const dark = (b) => b === bins[0] || b === bins[1] || b === bins[7] || b === bins[8];
+  const bin_of = (v) => bins.find((b) => v < b.below);
+  const font = (px, bold) => (bold ? 'bold ' : '') + px + 'px system-ui, sans-serif';
+
+  // Splits text into lines no wider than `width` at the context's current font.
+  function wrap(ctx, text, width) {
+    const lines = [];
+    let line = '';
+    text.split(' ').forEach((w) => {
+      const next = line ? line + ' ' + w : w;
+      if (line && ctx.measureText(next).width > width) { lines.push(line); line = w; } else line = next;
+    });
+    if (line) lines.push(line);
+    return lines;
+  }
+
+  // A variant x column grid of ratios drawn on the canvas (Chart.js has no heatmap), sized to the
+  // grid. `spec.value(i, j)` gives row i, column j's ratio (or null), `spec.second_line(i, j)` an
+  // optional second line of text, `spec.row_label(r, i)` an optional new name for a row.
+  function heatmap(id, h, spec) {
+    const c = canvas(id);
+    let ctx = c.getContext('2d');
+    const cellW = spec.second_line ? 66 : 60, cellH = spec.second_line ? 32 : 20;
+    const rows = h.rows.map((r, i) => (spec.row_label ? spec.row_label(r, i) : r));
+    ctx.font = font(12);
+    const labelW = Math.ceil(Math.max(...rows.map((r) => ctx.measureText(r).width), 60)) + 14;
+    const gridW = cellW * h.columns.length;
+    const width = Math.max(labelW + gridW + 16, 9 * 64 + 100);
+    ctx.font = font(14, true);
+    const title = wrap(ctx, spec.title, width - 20);
+    ctx.font = font(12);
+    const subtitle = wrap(ctx, spec.subtitle, width - 20);
+    const subtitleY = 14 + 18 * title.length;
+    const top = subtitleY + 16 * subtitle.length + 40;
+    const legendY = top + cellH * rows.length + 14;
+    c.width = width;  // resizing clears the canvas and resets the context's state
+    c.height = legendY + 52;
+    ctx = c.getContext('2d');
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, c.width, c.height);
+    ctx.textBaseline = 'middle';
+    ctx.fillStyle = '#222';
+    ctx.font = font(14, true);
+    title.forEach((l, i) => ctx.fillText(l, 10, 14 + 18 * i));
+    ctx.font = font(12);
+    ctx.fillStyle = '#555';
+    subtitle.forEach((l, i) => ctx.fillText(l, 10, subtitleY + 4 + 16 * i));
+    // Column axis: its title, then one label per column; the row axis is named above its labels.
+    ctx.fillStyle = '#222';
+    ctx.textAlign = 'center';
+    ctx.font = font(12, true);
+    ctx.fillText(h.column_title, labelW + gridW / 2, top - 30);
+    ctx.textAlign = 'left';
+    ctx.fillText('variant', 6, top - 12);
+    ctx.font = font(12);
+    ctx.textAlign = 'center';
+    h.columns.forEach((col, j) => ctx.fillText(col, labelW + cellW * (j + 0.5), top - 12));
+    rows.forEach((r, i) => {
+      const y = top + cellH * i;
+      ctx.textAlign = 'right';
+      ctx.fillStyle = '#222';
+      ctx.font = font(12);
+      ctx.fillText(r, labelW - 8, y + cellH / 2);
+      h.columns.forEach((col, j) => {
+        const x = labelW + cellW * j;
+        const v = spec.value(i, j);
+        const b = v === null ? null : bin_of(v);
+        ctx.fillStyle = b ? b.color : '#e8e8e8';
+        ctx.fillRect(x, y, cellW, cellH);
+        ctx.strokeStyle = '#fff';
+        ctx.strokeRect(x + 0.5, y + 0.5, cellW - 1, cellH - 1);
+        ctx.textAlign = 'center';
+        ctx.fillStyle = b && dark(b) ? '#fff' : '#222';
+        if (v === null) {
+          ctx.fillStyle = '#888';
+          ctx.fillText('n/a', x + cellW / 2, y + cellH / 2);
+          return;
+        }
+        const second = spec.second_line ? spec.second_line(i, j) : null;
+        ctx.font = font(12);
+        ctx.fillText(v.toFixed(3), x + cellW / 2, y + (second ? 11 : cellH / 2));
+        if (second) {
+          ctx.font = font(10);
+          ctx.fillText(second, x + cellW / 2, y + 24);
+        }
+      });
+    });
+    // Legend: the bins, with what the ratio is.
+    ctx.textAlign = 'left';
+    ctx.fillStyle = '#222';
+    ctx.font = font(12, true);
+    ctx.fillText(spec.legend, 10, legendY + 8);
+    ctx.font = font(11);
+    bins.forEach((b, k) => {
+      const x = 10 + 64 * k;
+      ctx.fillStyle = b.color;
+      ctx.fillRect(x, legendY + 20, 60, 14);
+      ctx.strokeStyle = '#bbb';
+      ctx.strokeRect(x + 0.5, legendY + 20.5, 59, 13);
+      ctx.fillStyle = '#222';
+      ctx.textAlign = 'center';
+      ctx.fillText(b.label, x + 30, legendY + 44);
+    });
+  }
+
+  function sweep_offload() {
+    const h = D.sweep_heatmaps, o = h.offload;
+    heatmap('sweep-offload', h, {
+      title: 'DMA offload vs the best CU policy, per variant and ' + h.column_title,
+      subtitle: 'Cell: geomean over scenarios of (best CU-policy C3 time / best copy-engine-policy C3 time), ' +
+        'x; > 1: offload is faster. Second line: scenarios where offload is faster / scenarios compared.',
+      value: (i, j) => o.ratio[i][j],
+      second_line: (i, j) => o.wins[i][j] + '/' + o.scenarios[i][j],
+      legend: 'best CU time / engine time (x)',
+    });
+  }
+
+  function sweep_gain() {
+    const h = D.sweep_heatmaps, g = h.gain;
+    heatmap('sweep-gain', h, {
+      title: 'What each variant buys DMA offload over ' + h.baseline + ', per ' + h.column_title,
+      subtitle: 'Cell: geomean over scenarios of (' + h.baseline + ' best copy-engine-policy C3 time / the ' +
+        "variant's, same " + h.column_title + '), x; > 1: the variant makes offload faster.',
+      value: (i, j) => g.ratio[i][j],
+      row_label: (r, i) => (i === 0 ? r + ' (baseline)' : r),
+      legend: h.baseline + ' time / variant time (x)',
+    });
+  }
 
   function attribution(id, kernel, name) {
     const a = D.attribution;

@@ -123,13 +123,11 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
 
   gpu.set_residency_listener([&](engine::GpuDispatcher& g) {
     for (int x = 0; x < spec_.compute.xcds; ++x) {
-      state.gemm_tiles[static_cast<size_t>(x)] = gemm_k >= 0 ? g.resident(gemm_k, x) : 0;
-      state.comm_wgs[static_cast<size_t>(x)] = comm_k >= 0 ? g.resident(comm_k, x) : 0;
+      state.set_resident(kGemmKernel, x, gemm_k >= 0 ? g.resident(gemm_k, x) : 0);
+      state.set_resident(kCollectiveKernel, x, comm_k >= 0 ? g.resident(comm_k, x) : 0);
     }
     if (comm_k >= 0 && coll_plan) {
-      int resident = 0;
-      for (int c : state.comm_wgs) resident += c;
-      const bool on = resident > 0;
+      const bool on = state.resident_total(kCollectiveKernel) > 0;
       if (on != comm_polluting) {
         state.llc_pollution_bytes += on ? coll_plan->llc_footprint : -coll_plan->llc_footprint;
         comm_polluting = on;
@@ -145,6 +143,7 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
     engine::StreamConfig sc{"gemm_stream", s.gemm_priority, {}};
     if (s.gemm_cus) sc.mask = spread_mask(spec_, *s.gemm_cus, /*from_low=*/false);
     const engine::StreamId stream = gpu.add_stream(std::move(sc));
+    state.declare_gemm(kGemmKernel, plan.geometry);
     gemm_model = std::make_shared<GemmWorkgroupModel>(plan, spec_, cache_model_, res, state);
     const double tiles = static_cast<double>(plan.geometry.tiles());
     sim.at(s.gemm_launch, [&, stream, plan, tiles] {
@@ -228,7 +227,8 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
     const int per_xcd = static_cast<int>(
         std::min<std::int64_t>(p.workgroups / spec_.compute.xcds + 1,
                                (s.gemm_cus.value_or(spec_.compute.total_cus())) / spec_.compute.xcds));
-    std::fill(iso.gemm_tiles.begin(), iso.gemm_tiles.end(), per_xcd);
+    iso.declare_gemm(kGemmKernel, p.geometry);
+    for (int x = 0; x < spec_.compute.xcds; ++x) iso.set_resident(kGemmKernel, x, per_xcd);
     GemmWorkgroupModel probe(p, spec_, cache_model_, res, iso);
     const GemmTraffic t = probe.traffic(
         engine::CohortContext{0, 0, per_xcd, 0, 0, engine::FlowOwner{kGemmKernel, engine::KernelKind::gemm}});

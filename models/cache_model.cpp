@@ -92,17 +92,30 @@ CacheModel::SharingSlot* CacheModel::sharing_slot_insert(SharingTable& table, st
   return &table.slots[i];
 }
 
-double CacheModel::l2_hit(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd,
-                          int comm_wgs) const {
+double CacheModel::l2_panel_footprint(const GemmGeometry& g, std::int64_t first_tile,
+                                      int tiles_on_xcd) const {
+  if (tiles_on_xcd <= 0) return 0.0;
+  const Sharing sh = sharing(g, first_tile, tiles_on_xcd);
+  return (sh.unique_rows * g.tile_m + sh.unique_cols * g.tile_n) * reuse_depth_k_ * g.elt_bytes;
+}
+
+double CacheModel::l2_hit(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd, int comm_wgs,
+                          double other_bytes) const {
   if (tiles_on_xcd <= 0) return 0.0;
   const Sharing sh = sharing(g, first_tile, tiles_on_xcd);
   const double unique_fraction =
       (sh.unique_rows * g.tile_m + sh.unique_cols * g.tile_n) / (tiles_on_xcd * (g.tile_m + g.tile_n));
   const double footprint =
-      (sh.unique_rows * g.tile_m + sh.unique_cols * g.tile_n) * reuse_depth_k_ * g.elt_bytes +
-      comm_wgs * comm_wg_footprint_;
+      l2_panel_footprint(g, first_tile, tiles_on_xcd) + comm_wgs * comm_wg_footprint_ + other_bytes;
   const double capacity_factor = footprint > 0 ? std::min(1.0, l2_bytes_ / footprint) : 1.0;
   return std::clamp((1.0 - unique_fraction) * capacity_factor, 0.0, 1.0);
+}
+
+double CacheModel::llc_working_set(const GemmGeometry& g, int concurrent_tiles) const {
+  const double rows_in_flight =
+      std::ceil(static_cast<double>(std::max(concurrent_tiles, 1)) / static_cast<double>(g.tiles_n)) + 1.0;
+  const double a_panel = g.tile_m * g.k * g.elt_bytes;
+  return g.b_bytes + rows_in_flight * a_panel;
 }
 
 double CacheModel::llc_hit(const GemmGeometry& g, double l2_hit, int concurrent_tiles,
@@ -111,10 +124,7 @@ double CacheModel::llc_hit(const GemmGeometry& g, double l2_hit, int concurrent_
   if (miss_bytes <= 0) return 0.0;
   // Compulsory misses (each input read once) can never hit.
   const double reusable = std::max(0.0, 1.0 - (g.a_bytes + g.b_bytes) / miss_bytes);
-  const double rows_in_flight =
-      std::ceil(static_cast<double>(std::max(concurrent_tiles, 1)) / static_cast<double>(g.tiles_n)) + 1.0;
-  const double a_panel = g.tile_m * g.k * g.elt_bytes;
-  const double footprint = g.b_bytes + rows_in_flight * a_panel + pollution_bytes;
+  const double footprint = llc_working_set(g, concurrent_tiles) + pollution_bytes;
   const double capacity_factor = std::min(1.0, llc_bytes_ / footprint);
   return std::clamp(reusable * capacity_factor, 0.0, 1.0);
 }

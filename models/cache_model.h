@@ -14,6 +14,15 @@
 // LLC. L2 misses that re-read data (B panels are re-read once per row of tiles) hit the LLC only
 // while B plus the A panels of rows in flight, plus the streams of concurrent collectives, fit.
 // Without an LLC (Hopper) the same rule is applied to the L2 itself as the last level.
+//
+// Several GEMMs at once. Each GEMM's hits come from its OWN tiles' panel sharing (two GEMMs share
+// no panels); every other resident kernel only takes capacity: in the L2 of an XCD, another
+// GEMM's live panel slices there (l2_panel_footprint of its tiles on that XCD) and collective
+// workgroups' staging; in the LLC, another GEMM's working set (llc_working_set: its B plus its A
+// rows in flight, the same term the LLC rule counts for the GEMM itself) and collectives' streams.
+// Both enter the capacity factor min(1, capacity / footprint) as pollution, the rule this model
+// already applied to collectives. Assumption: LRU-like sharing in proportion to footprint, no
+// partitioning or priority between kernels in the caches.
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -43,12 +52,21 @@ public:
   explicit CacheModel(const hw::NodeSpec& spec);
 
   // Panel-sharing and capacity for `tiles_on_xcd` resident tiles starting near tile `first_tile`
-  // with `xcds` XCDs interleaved; `comm_wgs` collective workgroups share the L2.
-  [[nodiscard]] double l2_hit(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd,
-                              int comm_wgs) const;
-  // `concurrent_tiles` over the whole GPU; `pollution_bytes` from concurrent collectives.
+  // with `xcds` XCDs interleaved; `comm_wgs` collective workgroups share the L2, and
+  // `other_bytes` of other kernels' data (other GEMMs' l2_panel_footprint) is live in it too.
+  [[nodiscard]] double l2_hit(const GemmGeometry& g, std::int64_t first_tile, int tiles_on_xcd, int comm_wgs,
+                              double other_bytes = 0.0) const;
+  // `concurrent_tiles` of this GEMM over the whole GPU; `pollution_bytes` from concurrent
+  // collectives and other GEMMs (their llc_working_set).
   [[nodiscard]] double llc_hit(const GemmGeometry& g, double l2_hit, int concurrent_tiles,
                                double pollution_bytes) const;
+  // Bytes of L2 that `tiles_on_xcd` resident tiles from `first_tile` keep live: their unique
+  // panels' K-slices of depth l2_reuse_depth_k.
+  [[nodiscard]] double l2_panel_footprint(const GemmGeometry& g, std::int64_t first_tile,
+                                          int tiles_on_xcd) const;
+  // Bytes of the last level a GEMM with `concurrent_tiles` resident keeps live: B plus the A
+  // panels of the rows in flight.
+  [[nodiscard]] double llc_working_set(const GemmGeometry& g, int concurrent_tiles) const;
 
 private:
   struct Sharing {

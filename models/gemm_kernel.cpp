@@ -69,13 +69,26 @@ GemmWorkgroupModel::GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, 
 
 GemmWorkgroupModel::TrafficInputs GemmWorkgroupModel::inputs(const engine::CohortContext& ctx) const {
   const auto xcd = static_cast<size_t>(ctx.xcd);
+  const std::int32_t own = ctx.owner.kernel;
   TrafficInputs in;
-  in.tiles_here = std::max(ctx.count, state_.gemm_tiles[xcd]);
+  // Panel reuse comes from this GEMM's own resident tiles only (cache_model.h, several GEMMs).
+  in.tiles_here = std::max(ctx.count, state_.resident(own, ctx.xcd));
   in.comm_here = state_.isolate_caches ? 0 : state_.comm_wgs[xcd];
-  int tiles_total = 0;
-  for (int t : state_.gemm_tiles) tiles_total += t;
-  in.tiles_total = std::max(tiles_total, ctx.count);
-  in.pollution = state_.isolate_caches ? 0.0 : state_.llc_pollution_bytes;
+  in.tiles_total = std::max(state_.resident_total(own), ctx.count);
+  // Every other resident GEMM takes capacity: its live panels in this XCD's L2, its working set
+  // in the LLC. Summed in kernel-id order (deterministic bits).
+  double other_l2 = 0, other_llc = 0;
+  if (!state_.isolate_caches) {
+    for (const std::int32_t k : state_.resident_gemms()) {
+      if (k == own || state_.hidden_from_caches(k)) continue;
+      const InterferenceState::Residency& r = state_.residency(k);
+      // Its tiles on this XCD as in a wave from the XCD's first tile (workgroup x lands on XCD x).
+      other_l2 += cache_.l2_panel_footprint(*r.gemm, ctx.xcd, r.per_xcd[xcd]);
+      other_llc += cache_.llc_working_set(*r.gemm, r.total);
+    }
+  }
+  in.other_l2 = other_l2;
+  in.pollution = state_.isolate_caches ? 0.0 : state_.llc_pollution_bytes + other_llc;
   in.memory_load_by_others = state_.memory_load_of_others(ctx.owner.kernel);
   in.hbm_load_by_others = state_.hbm_load_of_others(ctx.owner.kernel);
   return in;
@@ -90,7 +103,7 @@ GemmTraffic GemmWorkgroupModel::traffic(const engine::CohortContext& ctx, const 
   const GemmGeometry& g = plan_.geometry;
   // A persistent workgroup walks tiles wg, wg + grid, ...: its resident set is `grid` consecutive
   // tiles, the same shape as a non-persistent wave.
-  t.hits.l2 = cache_.l2_hit(g, ctx.first_wg, in.tiles_here, in.comm_here);
+  t.hits.l2 = cache_.l2_hit(g, ctx.first_wg, in.tiles_here, in.comm_here, in.other_l2);
   t.hits.llc = cache_.llc_hit(g, t.hits.l2, in.tiles_total, in.pollution);
   t.l2_read = g.read_bytes_per_tile();
   const double miss = t.l2_read * (1.0 - t.hits.l2);

@@ -81,6 +81,7 @@ private:
   // What a cohort's traffic depends on besides its own position and size.
   struct TrafficInputs {
     int tiles_here = -1, comm_here = -1, tiles_total = -1;
+    double other_l2 = -1;  // bytes of other GEMMs' panels live in this XCD's L2
     double pollution = -1, memory_load_by_others = -1, hbm_load_by_others = -1;
     bool operator==(const TrafficInputs&) const = default;
   };

@@ -74,6 +74,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
   InterferenceState state(X);
   state.isolate_caches = knobs.isolate_caches;
   state.isolate_queueing = knobs.isolate_queueing;
+  state.cache_hidden = knobs.hide_from_caches;
   engine::GpuDispatcher gpu(sim, engine::GpuConfig{0, X, spec_.compute.cus_per_xcd, 1, max_cohort_size_,
                                                    spec_.model.dispatch.later_kernel_share});
 
@@ -146,31 +147,28 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
                         spec_.model.dma.memory_stall_fraction > 0;
   if (has_gemm && has_other && queueing) sim.add_observer(&memory_load);
 
+  // Kernels that may hold workgroups (ascending ids, so pollution sums in a fixed order): added
+  // when released, dropped once ended with nothing resident. The listener visits only these and
+  // the state changes only where a count moved (InterferenceState::set_resident).
+  std::vector<int> watched;
   gpu.set_residency_listener([&](engine::GpuDispatcher& g) {
-    std::fill(state.gemm_tiles.begin(), state.gemm_tiles.end(), 0);
-    std::fill(state.comm_wgs.begin(), state.comm_wgs.end(), 0);
-    for (size_t i = 0; i < n; ++i) {
-      Live& l = live[i];
-      // A measured kernel holds CUs but is in neither interference class (measured_kernel.h).
-      if (l.id < 0 || p.kernels[i].kind == wl::KernelKind::measured) continue;
-      const bool gemm = p.kernels[i].kind == wl::KernelKind::gemm;
-      int resident = 0;
-      for (int x = 0; x < X; ++x) {
-        const int r = g.resident(l.id, x);
-        resident += r;
-        (gemm ? state.gemm_tiles : state.comm_wgs)[static_cast<size_t>(x)] += r;
-      }
+    for (const int i : watched) {
+      Live& l = live[static_cast<size_t>(i)];
+      if (l.id < 0) continue;
+      for (int x = 0; x < X; ++x) state.set_resident(i, x, g.resident(l.id, x));
       // A CU collective, or a DMA collective's CU reduce-scatter phase (l.id is that kernel; a
       // copy-only DMA collective has none), streams its buffers through the LLC while resident, as
       // C3Simulator's attributed run counts it.
       if (l.plan) {
-        const bool on = resident > 0;
+        const bool on = state.resident_total(i) > 0;
         if (on != l.polluting) {
           state.llc_pollution_bytes += on ? l.plan->llc_footprint : -l.plan->llc_footprint;
           l.polluting = on;
         }
       }
     }
+    std::erase_if(watched,
+                  [&](int i) { return live[static_cast<size_t>(i)].ended && state.resident_total(i) == 0; });
     g.refresh_all();
   });
 
@@ -205,6 +203,12 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     Live& l = live[static_cast<size_t>(i)];
     l.released = true;
     l.ready = sim.now();
+    // A measured kernel holds CUs but is in no interference class (measured_kernel.h); a DMA
+    // copy holds none.
+    if (const wl::KernelKind kind = p.kernels[static_cast<size_t>(i)].kind;
+        kind != wl::KernelKind::measured && kind != wl::KernelKind::dma_copy) {
+      watched.insert(std::lower_bound(watched.begin(), watched.end(), i), i);
+    }
     if (const TimePs gate = gate_of(knobs.start_gate, static_cast<size_t>(i)); gate > sim.now()) {
       l.gated = true;
       sim.at(gate, [&, i] {
@@ -227,6 +231,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
       case wl::KernelKind::gemm: {
         const int cus = ps.cus.value_or(spec_.compute.total_cus());
         GemmPlan plan = plan_gemm(k.gemm, spec_, cus, ps.cus.has_value());
+        state.declare_gemm(i, plan.geometry);
         auto model = std::make_shared<GemmWorkgroupModel>(plan, spec_, cache_model_, res, state);
         // Kernel ids are the program's kernel indices: every flow of kernel i carries owner i.
         engine::KernelDesc d{fmt::format("gemm:{}", k.name),
@@ -396,6 +401,29 @@ double ProgramSimulator::isolated_us(const wl::Program& p, int kernel) {
   const double t = simulate(alone).step_us;
   iso_cache_[key] = t;
   return t;
+}
+
+CacheInterference ProgramSimulator::cache_interference(const wl::Program& p) {
+  const ProgramRun full = simulate(p);
+  ProgramKnobs isolated;
+  isolated.isolate_caches = true;
+  const ProgramRun alone = simulate(p, isolated);
+  const size_t n = p.kernels.size();
+  CacheInterference out;
+  out.from_us.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    out.total_us.push_back(full.kernels[i].duration_us() - alone.kernels[i].duration_us());
+  for (size_t j = 0; j < n; ++j) {
+    if (p.kernels[j].kind != wl::KernelKind::gemm) continue;
+    ProgramKnobs hide;
+    hide.hide_from_caches = {static_cast<std::int32_t>(j)};
+    const ProgramRun without = simulate(p, hide);
+    for (size_t i = 0; i < n; ++i) {
+      const double d = full.kernels[i].duration_us() - without.kernels[i].duration_us();
+      if (i != j && d != 0) out.from_us[i][p.kernels[j].name] = d;
+    }
+  }
+  return out;
 }
 
 double ProgramSimulator::ideal_us(const wl::Program& p) {

@@ -2,16 +2,17 @@
 // Runs a program (wl::Program: kernels on streams with dependencies and a host launch order) on
 // one representative GPU of the simulated node, with the same kernel models as the pair
 // (GemmWorkgroupModel, CuCollectiveModel, DmaCollective) plus memory-bound and DMA-copy kernels.
-// Any number of kernels co-run. Interference is aggregated per class (docs/programs.md): the GEMM
-// tiles of every running GEMM and the workgroups of every running CU collective or memory kernel
-// per XCD, the LLC footprint of every running collective, and the memory load of GEMM flows versus
-// all other flows. With one GEMM and one collective this is exactly the pair's state, and the
-// two-kernel program of a scenario gives the pair simulator's times (tests/models/program_sim_test).
+// Any number of kernels co-run. Cache residency is per kernel (docs/programs.md): each GEMM's hits
+// come from its own tiles, every other resident GEMM's panels and working set and every running
+// collective's workgroups and LLC streams are pollution; memory queueing is per kernel. With one
+// GEMM and one collective this is exactly the pair's state, and the two-kernel program of a
+// scenario gives the pair simulator's times (tests/models/program_sim_test).
 //
 // Host model: kernel i is enqueued gap_i after kernel i-1; it is released to its stream when
 // every kernel in its `after` list has ended, and behind the previous kernel of its stream (the
 // dispatcher keeps CU kernels of one stream in order; a DMA kernel, driven by the host, waits for
 // its stream predecessor to end, and so does a CU kernel behind a DMA one).
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -29,6 +30,7 @@ struct ProgramKnobs {
   bool private_memory = false;
   bool isolate_caches = false;
   bool isolate_queueing = false;
+  std::vector<std::int32_t> hide_from_caches;  // GEMMs (kernel indices) the others' caches do not see
   engine::TraceRecorder* trace = nullptr;
   // All-GPU mode (models/program/all_gpu_simulator.h): per kernel, in program order, the earliest
   // engine time its work may start (a collective's data movement waits for every rank's arrival)
@@ -89,6 +91,16 @@ struct ProgramResult {
   }
 };
 
+// Cache interference per kernel, by source. total_us[i]: kernel i's duration in the run less its
+// duration with every cache priced as if it ran alone (isolate_caches). from_us[i][name]: its
+// duration less its duration with GEMM `name`'s footprint hidden from the caches (each GEMM that
+// changes it). What the GEMM sources leave of total_us is the collectives' share (plus the
+// second-order overlap of sources).
+struct CacheInterference {
+  std::vector<double> total_us;
+  std::vector<std::map<std::string, double>> from_us;
+};
+
 class ProgramSimulator {
 public:
   explicit ProgramSimulator(hw::NodeSpec spec, int max_cohort_size = 1 << 30);
@@ -103,6 +115,8 @@ public:
   // before transformation; `program` itself when null).
   ProgramResult run(const wl::Program& program, const std::string& policy,
                     const wl::Program* baseline = nullptr, engine::TraceRecorder* trace = nullptr);
+  // Counterfactual runs (1 + one per GEMM) naming what slows each kernel's caches.
+  CacheInterference cache_interference(const wl::Program& program);
   // The critical path of `program` with each kernel at its isolated time.
   double ideal_us(const wl::Program& program);
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/base/errors.h"
+#include "sim/base/units.h"
 
 namespace c3sim::models {
 
@@ -38,8 +39,15 @@ GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_avail
   p.write_bytes_per_tile = g.tile_m * g.tile_n * elt;
   p.cu_flop_rate = peak->second / spec.compute.total_cus() * efficiency *
                    (beside_partition ? spec.model.gemm.beside_partition_efficiency : 1.0);
+  // Small K: the mainloop is short beside the tile's output store, and the part of the store the
+  // kernel does not overlap with the next tile's loads adds to every tile. All CUs store at once, so
+  // one drains at its share of HBM bandwidth.
+  p.exposed_store_s = lib.epilogue_exposed * p.write_bytes_per_tile /
+                      (spec.model.memory.hbm_bw / static_cast<double>(spec.compute.total_cus()));
+  p.start_latency_s = lib.start_latency;
   p.persistent = spec.model.gemm.persistent;
   const std::int64_t tiles = g.tiles();
+  p.first_wave = std::min<std::int64_t>(tiles, std::max(1, cus_available));
   if (p.persistent && spec.model.gemm.dynamic_tiles) {
     p.workgroups = tiles;
     p.tiles_per_wg = 1.0;
@@ -113,7 +121,7 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
   // have its L2 misses served: a fixed number in flight over their latency (Little's law), which is
   // longer for the share the LLC passes on to HBM, and stretches under load like the rest of the
   // tile's memory waits. So losing the LLC hits a collective's streams evict slows the tile too.
-  double bound = plan_.cu_flop_rate / plan_.flops_per_tile;
+  double bound = 1.0 / (plan_.flops_per_tile / plan_.cu_flop_rate + plan_.exposed_store_s);
   if (cu_miss_bw_ > 0 && t.read_miss > 0) {
     const double latency_weight = t.hits.llc + (1.0 - t.hits.llc) * hbm_latency_ratio_;
     bound = std::min(bound, cu_miss_bw_ / (t.read_miss * latency_weight));
@@ -132,7 +140,10 @@ engine::CohortWork GemmWorkgroupModel::cohort_work(const engine::CohortContext& 
   const TrafficInputs in = inputs(ctx);
   last_ = traffic(ctx, in);
   handed_out(ctx.slot) = HandedOut{in, last_};
-  return work_for(last_, ctx.xcd);
+  engine::CohortWork w = work_for(last_, ctx.xcd);
+  // The first wave pays the kernel's start (model.gemm.start_latency) holding its CUs.
+  if (ctx.first_wg < plan_.first_wave) w.startup_latency = s_to_ps(plan_.start_latency_s);
+  return w;
 }
 
 GemmWorkgroupModel::HandedOut& GemmWorkgroupModel::handed_out(std::int32_t slot) {

@@ -48,7 +48,6 @@ bool has_dtype_tile_n(const NodeSpec& s) {
 bool has_cu_miss_bw(const NodeSpec& s) { return s.model.gemm.cu_miss_bw != 0; }
 bool has_hbm_miss_latency_ratio(const NodeSpec& s) { return s.model.gemm.hbm_miss_latency_ratio != 1; }
 bool has_epilogue_exposed(const NodeSpec& s) { return s.model.gemm.epilogue_exposed != 0; }
-bool has_gemm_start_latency(const NodeSpec& s) { return s.model.gemm.start_latency != 0; }
 bool has_link_stall(const NodeSpec& s) { return s.model.collective.link_stall_fraction != 0; }
 bool has_dynamic_tiles(const NodeSpec& s) { return s.model.gemm.dynamic_tiles; }
 bool has_workgroup_remap(const NodeSpec& s) {
@@ -135,7 +134,6 @@ constexpr FieldDef kFields[] = {
   {"model.gemm.cu_miss_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::gemm, &GemmModel::cu_miss_bw>, has_cu_miss_bw},
   {"model.gemm.hbm_miss_latency_ratio", D::dimensionless, C::positive, kOpt, at<&S::model, &M::gemm, &GemmModel::hbm_miss_latency_ratio>, has_hbm_miss_latency_ratio},
   {"model.gemm.epilogue_exposed", D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::gemm, &GemmModel::epilogue_exposed>, has_epilogue_exposed},
-  {"model.gemm.start_latency", D::time, C::non_negative, kOpt, at<&S::model, &M::gemm, &GemmModel::start_latency>, has_gemm_start_latency},
 
   {"model.memory.xcd_fabric_bandwidth", D::bandwidth, C::positive,     kReq, at<&S::model, &M::memory, &MemoryModel::xcd_fabric_bw>, nullptr},
   {"model.memory.llc_bandwidth",        D::bandwidth, C::non_negative, kReq, at<&S::model, &M::memory, &MemoryModel::llc_bw>, nullptr},

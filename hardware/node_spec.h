@@ -110,9 +110,6 @@ struct GemmModel {
   double epilogue_exposed = 0;             // epilogue_exposed: share of a tile's output store that does
                                            //   not overlap its mainloop (the store drains at the CU's
                                            //   share of HBM bandwidth); what makes small-K GEMMs slow
-  double start_latency = 0;                // start_latency: time a GEMM's first tile on a CU holds it
-                                           //   before computing (prologue: tensor maps, pipeline fill;
-                                           //   from rest, the GPU's wake-up); 0 or absent = none
 
   // workgroup_remap: which tiles the workgroups one XCD receives compute (see WorkgroupRemap).
   WorkgroupRemap workgroup_remap = WorkgroupRemap::round_robin;

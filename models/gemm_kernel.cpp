@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "sim/base/errors.h"
-#include "sim/base/units.h"
 
 namespace c3sim::models {
 
@@ -44,10 +43,8 @@ GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_avail
   // one drains at its share of HBM bandwidth.
   p.exposed_store_s = lib.epilogue_exposed * p.write_bytes_per_tile /
                       (spec.model.memory.hbm_bw / static_cast<double>(spec.compute.total_cus()));
-  p.start_latency_s = lib.start_latency;
   p.persistent = spec.model.gemm.persistent;
   const std::int64_t tiles = g.tiles();
-  p.first_wave = std::min<std::int64_t>(tiles, std::max(1, cus_available));
   if (p.persistent && spec.model.gemm.dynamic_tiles) {
     p.workgroups = tiles;
     p.tiles_per_wg = 1.0;
@@ -140,10 +137,7 @@ engine::CohortWork GemmWorkgroupModel::cohort_work(const engine::CohortContext& 
   const TrafficInputs in = inputs(ctx);
   last_ = traffic(ctx, in);
   handed_out(ctx.slot) = HandedOut{in, last_};
-  engine::CohortWork w = work_for(last_, ctx.xcd);
-  // The first wave pays the kernel's start (model.gemm.start_latency) holding its CUs.
-  if (ctx.first_wg < plan_.first_wave) w.startup_latency = s_to_ps(plan_.start_latency_s);
-  return w;
+  return work_for(last_, ctx.xcd);
 }
 
 GemmWorkgroupModel::HandedOut& GemmWorkgroupModel::handed_out(std::int32_t slot) {

@@ -32,9 +32,6 @@ struct GemmPlan {
   // model.gemm.epilogue_exposed: seconds per tile the output store adds after the mainloop (the
   // exposed share of the tile's write at one CU's share of HBM bandwidth).
   double exposed_store_s = 0;
-  // model.gemm.start_latency, charged to the first tile on each CU: workgroups [0, first_wave).
-  double start_latency_s = 0;
-  std::int64_t first_wave = 0;
 };
 
 // `cus_available`: CUs the kernel may use (sets a persistent kernel's grid, like

@@ -47,6 +47,7 @@ bool has_dtype_tile_n(const NodeSpec& s) {
 // Optional limits are absent (0) unless a preset sets them.
 bool has_cu_miss_bw(const NodeSpec& s) { return s.model.gemm.cu_miss_bw != 0; }
 bool has_hbm_miss_latency_ratio(const NodeSpec& s) { return s.model.gemm.hbm_miss_latency_ratio != 1; }
+bool has_epilogue_exposed(const NodeSpec& s) { return s.model.gemm.epilogue_exposed != 0; }
 bool has_link_stall(const NodeSpec& s) { return s.model.collective.link_stall_fraction != 0; }
 bool has_dynamic_tiles(const NodeSpec& s) { return s.model.gemm.dynamic_tiles; }
 bool has_workgroup_remap(const NodeSpec& s) {
@@ -133,6 +134,7 @@ constexpr FieldDef kFields[] = {
   {"model.gemm.beside_partition_efficiency", D::dimensionless, C::fraction, kReq, at<&S::model, &M::gemm, &GemmModel::beside_partition_efficiency>, nullptr},
   {"model.gemm.cu_miss_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::gemm, &GemmModel::cu_miss_bw>, has_cu_miss_bw},
   {"model.gemm.hbm_miss_latency_ratio", D::dimensionless, C::positive, kOpt, at<&S::model, &M::gemm, &GemmModel::hbm_miss_latency_ratio>, has_hbm_miss_latency_ratio},
+  {"model.gemm.epilogue_exposed", D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::gemm, &GemmModel::epilogue_exposed>, has_epilogue_exposed},
 
   {"model.memory.xcd_fabric_bandwidth", D::bandwidth, C::positive,     kReq, at<&S::model, &M::memory, &MemoryModel::xcd_fabric_bw>, nullptr},
   {"model.memory.llc_bandwidth",        D::bandwidth, C::non_negative, kReq, at<&S::model, &M::memory, &MemoryModel::llc_bw>, nullptr},

@@ -107,6 +107,9 @@ struct GemmModel {
   double hbm_miss_latency_ratio = 1;       // hbm_miss_latency_ratio: latency of a miss the LLC passes on to
                                            //   HBM over that of one it serves; scales the cu_miss_bandwidth
                                            //   limit by where the misses land (1 = no difference)
+  double epilogue_exposed = 0;             // epilogue_exposed: share of a tile's output store that does
+                                           //   not overlap its mainloop (the store drains at the CU's
+                                           //   share of HBM bandwidth); what makes small-K GEMMs slow
 
   // workgroup_remap: which tiles the workgroups one XCD receives compute (see WorkgroupRemap).
   WorkgroupRemap workgroup_remap = WorkgroupRemap::round_robin;

@@ -39,6 +39,11 @@ GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_avail
   p.write_bytes_per_tile = g.tile_m * g.tile_n * elt;
   p.cu_flop_rate = peak->second / spec.compute.total_cus() * efficiency *
                    (beside_partition ? spec.model.gemm.beside_partition_efficiency : 1.0);
+  // Small K: the mainloop is short beside the tile's output store, and the part of the store the
+  // kernel does not overlap with the next tile's loads adds to every tile. All CUs store at once, so
+  // one drains at its share of HBM bandwidth.
+  p.exposed_store_s = lib.epilogue_exposed * p.write_bytes_per_tile /
+                      (spec.model.memory.hbm_bw / static_cast<double>(spec.compute.total_cus()));
   p.persistent = spec.model.gemm.persistent;
   const std::int64_t tiles = g.tiles();
   if (p.persistent && spec.model.gemm.dynamic_tiles) {
@@ -134,7 +139,7 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
   // have its L2 misses served: a fixed number in flight over their latency (Little's law), which is
   // longer for the share the LLC passes on to HBM, and stretches under load like the rest of the
   // tile's memory waits. So losing the LLC hits a collective's streams evict slows the tile too.
-  double bound = plan_.cu_flop_rate / plan_.flops_per_tile;
+  double bound = 1.0 / (plan_.flops_per_tile / plan_.cu_flop_rate + plan_.exposed_store_s);
   if (cu_miss_bw_ > 0 && t.read_miss > 0) {
     const double latency_weight = t.hits.llc + (1.0 - t.hits.llc) * hbm_latency_ratio_;
     bound = std::min(bound, cu_miss_bw_ / (t.read_miss * latency_weight));

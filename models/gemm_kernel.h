@@ -29,6 +29,9 @@ struct GemmPlan {
   double flops_per_tile = 0;
   double write_bytes_per_tile = 0;
   double cu_flop_rate = 0;  // achieved FLOP/s of one CU on this dtype
+  // model.gemm.epilogue_exposed: seconds per tile the output store adds after the mainloop (the
+  // exposed share of the tile's write at one CU's share of HBM bandwidth).
+  double exposed_store_s = 0;
 };
 
 // `cus_available`: CUs the kernel may use (sets a persistent kernel's grid, like

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "workloads/input_limits.h"
+
 namespace c3sim::wl {
 
 const char* to_string(KernelKind k) {
@@ -217,8 +219,11 @@ void validate_program(const Program& p) {
 
 namespace {
 
+// Clamped below 2^62 so a huge factor cannot overflow llround; check_rank_sizes then refuses the
+// result against the file format's bounds.
 std::int64_t scaled(std::int64_t v, double f) {
-  return std::max<std::int64_t>(1, std::llround(static_cast<double>(v) * f));
+  const double x = std::min(static_cast<double>(v) * f, 0x1p62);
+  return std::max<std::int64_t>(1, std::llround(x));
 }
 
 // Whether kernel kind `kind` has the sized field an imbalance or override names.
@@ -274,6 +279,37 @@ void check_rank_differences(const Program& p, int gpus) {
   }
 }
 
+// What an imbalance factor or an override makes of each rank stays within the bounds every file
+// format's own sizes have (workloads/input_limits.h): no rank runs a GEMM or a copy that a
+// scenario file could not name.
+void check_rank_sizes(const Program& p, int gpus) {
+  if (p.imbalance.empty() && p.rank_overrides.empty()) return;
+  for (int rank = 0; rank < gpus; ++rank) {
+    const Program r = program_for_rank(p, rank);
+    for (const ProgramKernel& k : r.kernels) {
+      // "<program>.kernels.<name>.gemm[rank 3].n": the field, and which rank's size broke it.
+      const auto key = [&](const char* field) {
+        return fmt::format("{}[rank {}]", key_of(p, k, field), rank);
+      };
+      switch (k.kind) {
+        case KernelKind::gemm: check_gemm_shape(k.gemm.m, k.gemm.n, k.gemm.k, k.location, key("gemm")); break;
+        case KernelKind::memory:
+          checked_bytes(static_cast<double>(k.memory.bytes), k.location, key("memory") + ".bytes");
+          break;
+        case KernelKind::dma_copy:
+          checked_bytes(static_cast<double>(k.dma.bytes), k.location, key("dma_copy") + ".bytes");
+          break;
+        case KernelKind::measured:
+          if (!std::isfinite(k.measured.time_us))
+            throw InputError(k.location, key("measured") + ".time_us",
+                             "an imbalance factor makes this time infinite");
+          break;
+        case KernelKind::collective: break;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void check_program_fits(const Program& p, int node_gpus, int node_cus) {
@@ -283,6 +319,7 @@ void check_program_fits(const Program& p, int node_gpus, int node_cus) {
                      fmt::format("program asks for {} GPUs but the node has {}", *p.gpus, node_gpus));
   }
   check_rank_differences(p, gpus);
+  check_rank_sizes(p, gpus);
   for (const auto& s : p.streams) {
     if (s.cus && *s.cus >= node_cus) {
       throw InputError(

@@ -16,12 +16,8 @@ namespace c3sim::wl {
 
 namespace {
 
-// `gemm: cb1` (a Table I tag) or a mapping with the shape, whose output size is checked too.
-Gemm parse_gemm(StrictMap& m) {
-  return gemm_field(m, [](const Gemm& gemm, const StrictMap& g) {
-    check_gemm_shape(gemm.m, gemm.n, gemm.k, g.location("n"), g.path());
-  });
-}
+// `gemm: cb1` (a Table I tag) or a mapping with the shape (gemm_field checks its output size).
+Gemm parse_gemm(StrictMap& m) { return gemm_field(m, nullptr); }
 
 void parse_policies(StrictMap& m, Scenario& s) {
   if (!m.has("policies")) return;

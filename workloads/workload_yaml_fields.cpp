@@ -94,6 +94,8 @@ Gemm gemm_field(StrictMap& m, const GemmCheck& check) {
   }
   gemm.source = g.optional_string("source").value_or("");
   g.finish();
+  // Every file that names a GEMM shape (scenario, program, sweep) gets the same output bound.
+  check_gemm_shape(gemm.m, gemm.n, gemm.k, g.location("n"), g.path());
   if (check) check(gemm, g);
   return gemm;
 }

@@ -96,6 +96,26 @@ TEST(ProgramRanks, BadRankDifferencesNameTheKey) {
   }
 }
 
+// A factor or an override may not build, on any rank, what a scenario file could not name: the
+// GEMM side, GEMM output and byte bounds of workloads/input_limits.h hold per rank.
+TEST(ProgramRanks, RankSizesKeepTheFileBounds) {
+  // Rank 1's factor 1e300 on n: clamped before rounding (no overflow), then over 2^24 per side.
+  EXPECT_EQ(fit_error(edit("factors: [1, 1.5, 0.5, 1]", "factors: [1, 1e300, 0.5, 1]")).key(),
+            "moe.kernels.up.gemm[rank 1].n");
+  // 28672 x 16777216 = 4.8e11 output elements > 2^36 = 6.9e10, each side within 2^24.
+  EXPECT_EQ(fit_error(edit("kernel: up, k: 2048", "kernel: up, n: 16777216")).key(),
+            "moe.kernels.up.gemm[rank 3].n");
+  // 1 GiB x 2^21 = 2^51 bytes > 1 PiB = 2^50.
+  EXPECT_EQ(fit_error(edit("factors: [1, 1.5, 0.5, 1]", "factors: [1, 2097152, 0.5, 1]")).key(),
+            "moe.kernels.up.gemm[rank 1].n");
+  EXPECT_EQ(fit_error(edit("kernels: [up, act, opt], dim: n, factors: [1, 1.5, 0.5, 1]",
+                           "kernels: [act], dim: n, factors: [1, 2097152, 0.5, 1]"))
+                .key(),
+            "moe.kernels.act.memory[rank 1].bytes");
+  // The base shape too: a program GEMM over 2^36 output elements is refused at parse time.
+  EXPECT_THROW((void)load(edit("m: 28672, n: 16384", "m: 16777216, n: 16384")), InputError);
+}
+
 TEST(ProgramRanks, GeneratorImbalanceRepeatsOverRanks) {
   const Program moe = generate_program("moe-layer", "", 8, {});
   const Program skew = with_moe_imbalance(moe, {1.0, 1.5}, {});

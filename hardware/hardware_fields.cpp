@@ -69,6 +69,7 @@ bool has_iods(const NodeSpec& s) { return s.dma.iods != 0; }
 bool has_iod_crossing(const NodeSpec& s) { return s.dma.iod_crossing_bw != 0; }
 bool has_partition_engines(const NodeSpec& s) { return s.model.dma.partition_engines; }
 bool has_channel_share(const NodeSpec& s) { return s.model.memory.collective_channel_share != 0; }
+bool has_hbm_queueing(const NodeSpec& s) { return s.model.memory.hbm_queueing; }
 
 using D = Dimension;
 using C = Constraint;
@@ -138,6 +139,7 @@ constexpr FieldDef kFields[] = {
   {"model.memory.hbm_bandwidth",        D::bandwidth, C::positive,     kReq, at<&S::model, &M::memory, &MemoryModel::hbm_bw>, nullptr},
   {"model.memory.l2_bandwidth_per_xcd", D::bandwidth, C::positive,     kReq, at<&S::model, &M::memory, &MemoryModel::l2_bw_per_xcd>, nullptr},
   {"model.memory.collective_channel_share", D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::memory, &MemoryModel::collective_channel_share>, has_channel_share},
+  {"model.memory.hbm_queueing",         D::dimensionless, C::none,         kOpt, at<&S::model, &M::memory, &MemoryModel::hbm_queueing>, has_hbm_queueing},
 
   {"model.collective.workgroup_copy_bandwidth",      D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::workgroup_copy_bw>, nullptr},
   {"model.collective.link_bandwidth",                D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::link_bw>, nullptr},

@@ -125,6 +125,9 @@ struct MemoryModel {
   double collective_channel_share = 0;  // collective_channel_share: share of HBM channels (and the LLC
                                         //   slices in front of them) given to the collective's buffers;
                                         //   the GEMM keeps the rest (0 or absent = all shared)
+  bool hbm_queueing = false;            // hbm_queueing: requests that miss the LLC also queue behind
+                                        //   other kernels' HBM traffic (models/queueing_utilization.h;
+                                        //   false or absent = queueing at the LLC only)
 };
 
 // model.collective: CU-based (RCCL/NCCL-like) collectives.

@@ -103,10 +103,13 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
   BottleneckObserver observer;
   if (s.tally) sim.add_observer(&observer);
   std::unique_ptr<DmaCollective> dma;
-  MemoryLoadObserver memory_load(res, state, [&gpu, &dma] {
-    gpu.refresh_all();
-    if (dma) dma->refresh_queueing();
-  });
+  MemoryLoadObserver memory_load(
+      res, state,
+      [&gpu, &dma] {
+        gpu.refresh_all();
+        if (dma) dma->refresh_queueing();
+      },
+      spec_.model.memory.hbm_queueing);
   const bool queueing = spec_.model.gemm.memory_stall_fraction > 0 ||
                         spec_.model.collective.memory_stall_fraction > 0 ||
                         spec_.model.dma.memory_stall_fraction > 0;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/queueing_utilization.h"
+
 namespace c3sim::models {
 
 CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& spec, const NodeResources& res,
@@ -23,7 +25,18 @@ CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& sp
           std::max(0.0, spec.model.collective.launch_latency - spec.model.dispatch.kernel_launch_latency))),
       launch_latency_(
           s_to_ps(std::min(spec.model.collective.launch_latency, spec.model.dispatch.kernel_launch_latency))),
-      link_efficiency_(plan_.link_efficiency) {}
+      link_efficiency_(plan_.link_efficiency),
+      hbm_latency_ratio_(spec.model.gemm.hbm_miss_latency_ratio),
+      hbm_queueing_(spec.model.memory.hbm_queueing && spec.memory.llc_bytes > 0),
+      // Share of the copy loop's requests the LLC serves: what it reads and writes there beyond
+      // what reaches HBM (the p2p FIFO staging); source and destination buffers stream to HBM.
+      llc_hit_(1.0 - plan_.hbm_bytes_per_byte() / plan_.llc_bytes_per_byte(true)) {}
+
+double CuCollectiveModel::load_by_others(std::int32_t kernel) const {
+  const double u_llc = state_.memory_load_of_others(kernel);
+  if (!hbm_queueing_) return u_llc;
+  return queueing_utilization(u_llc, state_.hbm_load_of_others(kernel), llc_hit_, hbm_latency_ratio_);
+}
 
 engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& ctx) {
   const MemoryResources& m = res_.memory(KernelClass::comm);
@@ -32,7 +45,7 @@ engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& c
   w.work_per_wg = plan_.bytes_sent / plan_.workgroups;  // work unit: one byte sent
   // Contention: a copy loop's memory waits lengthen with the utilization u that the other running
   // kernels (the GEMM, in a pair) put on the same memory level, to first order by 1 + f * u.
-  const double others = state_.memory_load_of_others(ctx.owner.kernel);
+  const double others = load_by_others(ctx.owner.kernel);
   const double u = state_.isolate_queueing ? 0.0 : std::clamp(others, 0.0, 1.0);
   w.bound_per_wg = wg_rate_ / (1.0 + stall_fraction_ * u);
   applied_load_[ctx.first_wg] = others;
@@ -56,7 +69,7 @@ engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& c
 std::optional<engine::CohortWork> CuCollectiveModel::refresh(const engine::CohortContext& ctx) {
   if (stall_fraction_ <= 0 && link_stall_fraction_ <= 0) return std::nullopt;
   auto [it, fresh] = applied_load_.try_emplace(ctx.first_wg, 0.0);
-  const double others = state_.memory_load_of_others(ctx.owner.kernel);
+  const double others = load_by_others(ctx.owner.kernel);
   if (!fresh && it->second == others) return std::nullopt;
   it->second = others;
   return cohort_work(ctx);

@@ -4,6 +4,7 @@
 // symmetry) the peers' writes into local memory; capped by a per-workgroup copy rate. Saturation
 // points ("all-gather stops gaining near 32 CUs, all-to-all near 64") follow from that cap, the
 // copy passes per byte and the link bandwidth.
+#include <cstdint>
 #include <unordered_map>
 
 #include "models/collective_plan.h"
@@ -35,6 +36,11 @@ private:
   TimePs startup_;                                         // protocol latency of all steps
   TimePs launch_latency_;
   double link_efficiency_;
+  double hbm_latency_ratio_;  // model.gemm.hbm_miss_latency_ratio: the memory's, whoever asks
+  bool hbm_queueing_;         // model.memory.hbm_queueing, with an LLC
+  double llc_hit_;            // share of the copy loop's memory requests the LLC serves
+  // The other kernels' memory utilization the copy loop queues behind (queueing_utilization.h).
+  [[nodiscard]] double load_by_others(std::int32_t kernel) const;
 };
 
 }  // namespace c3sim::models

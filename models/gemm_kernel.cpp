@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/queueing_utilization.h"
 #include "sim/base/errors.h"
 
 namespace c3sim::models {
@@ -63,6 +64,7 @@ GemmWorkgroupModel::GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, 
       stall_fraction_(spec.model.gemm.memory_stall_fraction),
       cu_miss_bw_(spec.model.gemm.cu_miss_bw),
       hbm_latency_ratio_(spec.model.gemm.hbm_miss_latency_ratio),
+      hbm_queueing_(spec.model.memory.hbm_queueing && spec.memory.llc_bytes > 0),
       last_() {}
 
 GemmWorkgroupModel::TrafficInputs GemmWorkgroupModel::inputs(const engine::CohortContext& ctx) const {
@@ -75,6 +77,7 @@ GemmWorkgroupModel::TrafficInputs GemmWorkgroupModel::inputs(const engine::Cohor
   in.tiles_total = std::max(tiles_total, ctx.count);
   in.pollution = state_.isolate_caches ? 0.0 : state_.llc_pollution_bytes;
   in.memory_load_by_others = state_.memory_load_of_others(ctx.owner.kernel);
+  in.hbm_load_by_others = state_.hbm_load_of_others(ctx.owner.kernel);
   return in;
 }
 
@@ -96,6 +99,7 @@ GemmTraffic GemmWorkgroupModel::traffic(const engine::CohortContext& ctx, const 
   t.llc = miss + plan_.write_bytes_per_tile;
   t.hbm = miss * (1.0 - t.hits.llc) + plan_.write_bytes_per_tile;
   t.memory_load_by_others = in.memory_load_by_others;
+  t.hbm_load_by_others = in.hbm_load_by_others;
   return t;
 }
 
@@ -106,8 +110,12 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
   // Contention: a tile's memory waits lengthen with the utilization u that other kernels put on the
   // memory level it misses to; to first order the tile stretches by 1 + f * u. (First order on
   // purpose: the loss then scales with the bytes the other kernel moves, not with how fast it moves
-  // them, so a faster collective never hurts the GEMM more in total.)
-  const double u = state_.isolate_queueing ? 0.0 : std::clamp(t.memory_load_by_others, 0.0, 1.0);
+  // them, so a faster collective never hurts the GEMM more in total.) Behind an LLC, u weighs the
+  // LLC's and HBM's loads by the share of the misses' latency spent at each (queueing_utilization.h).
+  const double u_seen = hbm_queueing_ ? queueing_utilization(t.memory_load_by_others, t.hbm_load_by_others,
+                                                             t.hits.llc, hbm_latency_ratio_)
+                                      : t.memory_load_by_others;
+  const double u = state_.isolate_queueing ? 0.0 : std::clamp(u_seen, 0.0, 1.0);
   const double stretch = 1.0 + stall_fraction_ * u;
   // Tiles per second on one CU: its matrix units, and, where the preset sets it, how fast one CU can
   // have its L2 misses served: a fixed number in flight over their latency (Little's law), which is
@@ -152,7 +160,8 @@ std::optional<engine::CohortWork> GemmWorkgroupModel::refresh(const engine::Coho
   // work_for reads read_miss and the LLC hit rate beside these: read_miss is fabric less the
   // (fixed) output write, and with equal misses equal hbm means an equal LLC hit rate.
   const bool same = was.fabric == t.fabric && was.llc == t.llc && was.hbm == t.hbm &&
-                    was.memory_load_by_others == t.memory_load_by_others;
+                    was.memory_load_by_others == t.memory_load_by_others &&
+                    was.hbm_load_by_others == t.hbm_load_by_others;
   entry = HandedOut{in, t};
   if (same) return std::nullopt;  // same demands: leave the flow (and the solver) alone
   last_ = t;

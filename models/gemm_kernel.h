@@ -44,7 +44,8 @@ struct GemmTraffic {
   double fabric = 0;     // bytes per tile between the XCD and LLC/HBM
   double llc = 0;
   double hbm = 0;
-  double memory_load_by_others = 0;  // the queueing input the bound was computed with
+  double memory_load_by_others = 0;  // the queueing inputs the bound was computed with: the queueing
+  double hbm_load_by_others = 0;     //   level's (LLC, or HBM) and, behind an LLC, HBM's
   HitRates hits;
 };
 
@@ -75,11 +76,12 @@ private:
   double stall_fraction_;
   double cu_miss_bw_;  // 0: no per-CU miss limit
   double hbm_latency_ratio_;
+  bool hbm_queueing_;  // model.memory.hbm_queueing, with an LLC
   GemmTraffic last_;
   // What a cohort's traffic depends on besides its own position and size.
   struct TrafficInputs {
     int tiles_here = -1, comm_here = -1, tiles_total = -1;
-    double pollution = -1, memory_load_by_others = -1;
+    double pollution = -1, memory_load_by_others = -1, hbm_load_by_others = -1;
     bool operator==(const TrafficInputs&) const = default;
   };
   [[nodiscard]] TrafficInputs inputs(const engine::CohortContext& ctx) const;

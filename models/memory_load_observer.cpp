@@ -1,16 +1,23 @@
 #include "models/memory_load_observer.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace c3sim::models {
 
 namespace {
 constexpr double kRefreshThreshold = 0.01;  // utilization change that is worth a re-solve
+
+engine::ResourceId hbm_behind_llc(const NodeResources& res, KernelClass k, bool track) {
+  return track && res.memory(k).llc >= 0 ? res.memory(k).hbm : -1;
+}
 }  // namespace
 
 MemoryLoadObserver::MemoryLoadObserver(const NodeResources& res, InterferenceState& state,
-                                       std::function<void()> refresh)
+                                       std::function<void()> refresh, bool track_hbm)
     : level_{res.queueing_level(KernelClass::gemm), res.queueing_level(KernelClass::comm)},
+      hbm_{hbm_behind_llc(res, KernelClass::gemm, track_hbm),
+           hbm_behind_llc(res, KernelClass::comm, track_hbm)},
       state_(state),
       refresh_(std::move(refresh)) {}
 
@@ -23,11 +30,13 @@ bool MemoryLoadObserver::update_slot(const engine::FluidSolver& solver, std::int
     now.kernel = solver.owner(f).kernel;
     now.memory = memory_class(solver.owner(f).kind);
     const engine::ResourceId level = level_[static_cast<size_t>(now.memory)];
+    const engine::ResourceId hbm = hbm_[static_cast<size_t>(now.memory)];
     for (const engine::Demand& d : solver.demands(f)) {
       if (d.resource == level) now.load = solver.rate(f) * d.per_unit;
+      if (d.resource == hbm) now.hbm = solver.rate(f) * d.per_unit;
     }
   }
-  const bool moved = now.kernel != slots_[i].kernel || now.load != slots_[i].load;
+  const bool moved = now.kernel != slots_[i].kernel || now.load != slots_[i].load || now.hbm != slots_[i].hbm;
   slots_[i] = now;
   return moved;
 }
@@ -51,17 +60,22 @@ void MemoryLoadObserver::settle(engine::Simulation& sim) {
   if (!moved) return;
 
   sums_.assign(kernel_memory_.size(), 0.0);
+  hbm_sums_.assign(kernel_memory_.size(), 0.0);
   for (const SlotLoad& s : slots_) {
     if (s.kernel < 0) continue;
     const auto k = static_cast<size_t>(s.kernel);
     if (sums_.size() <= k) {
       sums_.resize(k + 1, 0.0);
+      hbm_sums_.resize(k + 1, 0.0);
       kernel_memory_.resize(k + 1, KernelClass::gemm);
     }
     kernel_memory_[k] = s.memory;
     sums_[k] += s.load;
+    hbm_sums_[k] += s.hbm;
   }
   if (state_.memory_load.size() < sums_.size()) state_.memory_load.resize(sums_.size(), 0.0);
+  const bool has_hbm = hbm_[0] >= 0 || hbm_[1] >= 0;
+  if (has_hbm && state_.hbm_load.size() < sums_.size()) state_.hbm_load.resize(sums_.size(), 0.0);
   // Utilization of the level each kernel queues at; with private memory (an attribution
   // counterfactual) each kernel's load still counts against its own copy's capacity.
   bool refresh = false;
@@ -69,9 +83,15 @@ void MemoryLoadObserver::settle(engine::Simulation& sim) {
     const double cap = solver.capacity(level_[static_cast<size_t>(kernel_memory_[k])]);
     sums_[k] = cap > 0 ? sums_[k] / cap : 0.0;
     if (std::fabs(sums_[k] - state_.memory_load[k]) > kRefreshThreshold) refresh = true;
+    if (!has_hbm) continue;
+    const engine::ResourceId hbm = hbm_[static_cast<size_t>(kernel_memory_[k])];
+    const double hbm_cap = hbm >= 0 ? solver.capacity(hbm) : 0.0;
+    hbm_sums_[k] = hbm_cap > 0 ? hbm_sums_[k] / hbm_cap : 0.0;
+    if (std::fabs(hbm_sums_[k] - state_.hbm_load[k]) > kRefreshThreshold) refresh = true;
   }
   if (refresh) {
     std::copy(sums_.begin(), sums_.end(), state_.memory_load.begin());
+    if (has_hbm) std::copy(hbm_sums_.begin(), hbm_sums_.end(), state_.hbm_load.begin());
     refresh_();
   }
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Keeps InterferenceState::memory_load current: after every solve, the share of the last memory
-// level (LLC, or HBM without one) that each running kernel's flows use. When any kernel's share
+// level (LLC, or HBM without one) that each running kernel's flows use; with an LLC, also
+// InterferenceState::hbm_load, the share of HBM behind it. When any kernel's share
 // moves by more than a percent, running cohorts are asked for their demands again (each kernel's
 // exposed memory latency depends on the load of all the others).
 //
@@ -20,7 +21,10 @@ namespace c3sim::models {
 
 class MemoryLoadObserver final : public engine::StepObserver {
 public:
-  MemoryLoadObserver(const NodeResources& res, InterferenceState& state, std::function<void()> refresh);
+  // `track_hbm` (model.memory.hbm_queueing): also keep InterferenceState::hbm_load, where an LLC
+  // sits in front of HBM.
+  MemoryLoadObserver(const NodeResources& res, InterferenceState& state, std::function<void()> refresh,
+                     bool track_hbm = false);
   void settle(engine::Simulation& sim) override;
 
 private:
@@ -28,11 +32,13 @@ private:
     std::int32_t kernel = -1;  // owner of the flow in this slot; -1: empty or unowned
     KernelClass memory = KernelClass::gemm;
     double load = 0;  // rate * bytes per unit on its kernel's queueing level
+    double hbm = 0;   // the same on HBM, where an LLC is the queueing level
   };
   // Re-reads one slot from the solver; true if its load or owner changed.
   bool update_slot(const engine::FluidSolver& solver, std::int32_t slot);
 
   engine::ResourceId level_[2];  // queueing level by KernelClass
+  engine::ResourceId hbm_[2];    // HBM behind an LLC, by KernelClass (-1: no LLC)
   InterferenceState& state_;
   std::function<void()> refresh_;
   bool subscribed_ = false;
@@ -40,6 +46,7 @@ private:
   std::vector<SlotLoad> slots_;
   std::vector<std::int32_t> changed_;  // scratch
   std::vector<double> sums_;           // scratch: by kernel
+  std::vector<double> hbm_sums_;       // scratch: by kernel
   std::vector<KernelClass> kernel_memory_;
 };
 

@@ -83,7 +83,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     std::optional<CollectivePlan> plan;  // collectives
     std::unique_ptr<DmaCollective> dma;  // DMA collectives
     std::unique_ptr<DmaCopy> copy;       // DMA copies
-    bool polluting = false;              // CU collective: its LLC footprint is counted
+    bool polluting = false;              // CU workgroups resident: its LLC footprint is counted
     bool released = false;
     bool gated = false;  // released, held by a start gate
     bool ended = false;
@@ -140,7 +140,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
       if (l.dma) l.dma->refresh_queueing();
     }
   };
-  MemoryLoadObserver memory_load(res, state, refresh_all);
+  MemoryLoadObserver memory_load(res, state, refresh_all, spec_.model.memory.hbm_queueing);
   const bool queueing = spec_.model.gemm.memory_stall_fraction > 0 ||
                         spec_.model.collective.memory_stall_fraction > 0 ||
                         spec_.model.dma.memory_stall_fraction > 0;
@@ -160,7 +160,10 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
         resident += r;
         (gemm ? state.gemm_tiles : state.comm_wgs)[static_cast<size_t>(x)] += r;
       }
-      if (l.plan && !l.dma) {
+      // A CU collective, or a DMA collective's CU reduce-scatter phase (l.id is that kernel; a
+      // copy-only DMA collective has none), streams its buffers through the LLC while resident, as
+      // C3Simulator's attributed run counts it.
+      if (l.plan) {
         const bool on = resident > 0;
         if (on != l.polluting) {
           state.llc_pollution_bytes += on ? l.plan->llc_footprint : -l.plan->llc_footprint;

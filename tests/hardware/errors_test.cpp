@@ -91,7 +91,7 @@ TEST(HardwareErrors, MissingUnit) {
 TEST(HardwareErrors, NegativeValue) {
   expect_edit_fails("    link_bandwidth: 64 GB/s", "    link_bandwidth: -64 GB/s",
                     "spec.interconnect.link_bandwidth", "greater than 0");
-  expect_edit_fails("    step_latency: 2.4 us", "    step_latency: -1 us", "model.collective.step_latency",
+  expect_edit_fails("    step_latency: 3.6 us", "    step_latency: -1 us", "model.collective.step_latency",
                     "negative");
 }
 

@@ -21,10 +21,13 @@ TEST(C3Properties, MoreDmaEngineBandwidthNeverSlowsADmaRun) {
   // it moves, not with how fast it moves them. The tolerance admits the second-order remainder: a
   // slower engine's rate sags while the GEMM loads memory hardest and so yields to it, which a
   // faster engine with headroom does not (worst on the preset: 1.4e-5 of the run, cb1_896M_ag, with
-  // the DMA-Latte launch costs; 3.3e-6 with the former 5 us + 35 us fit).
+  // the DMA-Latte launch costs; 3.3e-6 with the former 5 us + 35 us fit). On the grounded preset
+  // (issue 14) with the local-block copy on the engines, no scenario is slower with faster engines
+  // (20 -> 46 -> 60 -> 120 GB/s: largest step +0.0); before that copy, G-long scenarios with a
+  // short collective were 1.9e-3 slower at 46 than at 20 GB/s.
   for (const wl::Scenario& s : wl::paper_scenarios()) {
     double previous = 1e300;
-    for (const char* bw : {"20 GB/s", "39 GB/s", "60 GB/s", "120 GB/s"}) {
+    for (const char* bw : {"20 GB/s", "46 GB/s", "60 GB/s", "120 GB/s"}) {
       hw::NodeSpec spec = hw::load_hardware("mi300x");
       hw::set_field(spec, "model.dma.engine_bandwidth", bw);
       C3Simulator sim(spec, timing_only());
@@ -78,10 +81,17 @@ TEST(C3Properties, PerWorkgroupFidelityAgreesWithCohorts) {
   const wl::Scenario s = *wl::find_paper_scenario("cb1_896M_ag");
   EXPECT_NEAR(single.iso_gemm(s.gemm).time_us, cohorts.iso_gemm(s.gemm).time_us,
               1e-6 * cohorts.iso_gemm(s.gemm).time_us);
+  // Concurrent runs differ by two granularities, which add. (1) Memory queueing: a cohort's
+  // stall is read from the other kernels' load when it starts or when that load moves by more
+  // than a point (memory_load_observer.cpp), per workgroup at every start; within 1% (grounded
+  // preset: sp 0.65%, dma 0.98%; with every stall fraction zero both agree to the bit). (2) Under
+  // base only, the later kernel's share of the CUs a GEMM wave frees is split per cohort instead of
+  // per workgroup: 0.68% with the stalls off (`c3sim run --per-workgroup` beside the default,
+  // cb1_896M_ag, stall fractions 0). Base's bound is the sum, 1% + 0.7% (measured 1.24%).
   for (const char* p : {"base", "sp", "dma"}) {
     const double a = cohorts.run(s, *make_policy(p, spec)).total_us;
     const double b = single.run(s, *make_policy(p, spec)).total_us;
-    EXPECT_NEAR(a, b, 0.01 * a) << p;
+    EXPECT_NEAR(a, b, (std::string(p) == "base" ? 0.017 : 0.01) * a) << p;
   }
 }
 

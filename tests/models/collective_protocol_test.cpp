@@ -17,19 +17,19 @@ wl::Collective all_reduce(std::int64_t bytes) {
 
 // MI300X, 8 GPUs, ring all-reduce: 14 steps, 2 x 7/8 x S sent over 7 x 48 GB/s = 336 GB/s.
 //   LL:     14 x 0.5 us + 1.75 S / (336 GB/s x 0.5)
-//   simple: 14 x 2.4 us + 1.75 S / (336 GB/s x 0.8)
-// equal where 1.75 S (1/168 - 1/268.8) / 1e9 = 26.6 us: S = 6.81e6 B (6.5 MiB).
+//   simple: 14 x 3.6 us + 1.75 S / (336 GB/s x 0.95)
+// equal where 1.75 S (1/168 - 1/319.2) / 1e9 = 43.4 us: S = 8.79e6 B (8.4 MiB).
 TEST(CollectiveProtocol, SmallMessagesGoLowLatencyLargeOnesSimple) {
   const hw::NodeSpec mi = hw::load_hardware("mi300x");
-  const CollectivePlan small = plan_collective(all_reduce(4 * MiB), mi, 8, std::nullopt);
+  const CollectivePlan small = plan_collective(all_reduce(8 * MiB), mi, 8, std::nullopt);
   EXPECT_STREQ(small.protocol, "ll");
   EXPECT_EQ(small.steps, 14);
   EXPECT_DOUBLE_EQ(small.step_latency, 0.5e-6);
   EXPECT_DOUBLE_EQ(small.link_efficiency, 0.5);
-  const CollectivePlan large = plan_collective(all_reduce(8 * MiB), mi, 8, std::nullopt);
+  const CollectivePlan large = plan_collective(all_reduce(9 * MiB), mi, 8, std::nullopt);
   EXPECT_STREQ(large.protocol, "simple");
-  EXPECT_DOUBLE_EQ(large.step_latency, 2.4e-6);
-  EXPECT_DOUBLE_EQ(large.link_efficiency, 0.80);
+  EXPECT_DOUBLE_EQ(large.step_latency, 3.6e-6);
+  EXPECT_DOUBLE_EQ(large.link_efficiency, 0.95);
 }
 
 TEST(CollectiveProtocol, WithoutAnLlProtocolEverySizeIsSimple) {

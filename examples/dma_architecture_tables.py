@@ -16,7 +16,15 @@ Tables (README "DMA architecture what-ifs"):
   4. all-reduce: hybrid_ar and reduction-capable engines (dma at 8-64 GB/s of reduction per
      engine) against all-reduce on CUs under base and sp, geometric mean over the seven GEMMs;
   5. break-even: per scenario and size, the largest launch latency L (launch_* variants) at
-     which dma still beats the best CU policy (best of base, sp, rp_best); "<1" = never.
+     which dma still beats the best CU policy (best of base, sp, rp_best); "<1" = never;
+  3b. what the memory-side options recover of the interference DMA offload leaves: the share of
+     the preset dma GEMM's slowdown over isolated (GEMM under dma / isolated GEMM - 1) that the
+     variant removes, and the variant's dma C3 time over the CU policies' (base on the preset, sp
+     in the variant: a partition also takes the GEMM's channels under sp);
+  4b. table 4 against all-reduce on CUs under base;
+  7. engine placement: dma C3 time and dma collective time under C3, preset / variant (geomean of
+     30), for round robin, all on one, engines partitioned between collectives and engines over
+     4 IODs.
 Standard library only.
 """
 import csv
@@ -35,6 +43,8 @@ SUBMISSION = ["host_preset", "batched", "prelaunched", "gpu_submit", "gpu_poll",
               "gpu_prelaunched_poll", "combined"]
 MEMORY = ["host_preset", "partition_1_8", "partition_1_4", "priority_4", "llc_bypass", "l2_flush", "combined"]
 REDUCE = ["reduce_8", "reduce_16", "reduce_32", "reduce_64"]
+PLACEMENT = ["round_robin", "all_on_one", "partition_engines", "iods_4", "iods_4_round_robin", "iods_4_all_on_one"]
+MEMORY_SIZES = ["64 MiB", "256 MiB", "1 GiB", "4 GiB", "16 GiB"]
 
 
 def geomean(xs):
@@ -118,6 +128,24 @@ def main(paths):
         rows.append(cells)
     print(table(["variant", "64M", "256M", "1G", "4G", "16G"], rows))
 
+    print("\n### 3b. Interference recovered: share of the preset dma GEMM's slowdown removed | dma C3 time / "
+          "base | dma / sp (geomean of 30; < 1 = dma faster)\n")
+    rows = []
+    gemm_slow = lambda v, z, s: float(runs[(v, z, s, "dma")]["gemm_us"]) / float(runs[("host_preset", z, s, "dma")]["iso_gemm_us"])
+    for v in MEMORY:
+        cells = [v]
+        for z in MEMORY_SIZES:
+            # Recovered = (preset slowdown - variant slowdown) / (preset slowdown - 1), of the means;
+            # negative when the variant slows the GEMM more than the preset's dma does.
+            pre = mean(gemm_slow("host_preset", z, s) for s in paper)
+            var = mean(gemm_slow(v, z, s) for s in paper)
+            rec = (pre - var) / (pre - 1) if pre > 1 else float("nan")
+            vs_base = geomean(t(v, z, s, "dma") / t("host_preset", z, s, "base") for s in paper)
+            vs_sp = geomean(t(v, z, s, "dma") / t(v, z, s, "sp") for s in paper)
+            cells.append(f"{100 * rec:+.0f}% / {vs_base:.3f} / {vs_sp:.3f}")
+        rows.append(cells)
+    print(table(["variant"] + [size_label(z) for z in MEMORY_SIZES], rows))
+
     print("\n### 4. All-reduce: C3 time over CU all-reduce under sp (geomean of 7 GEMMs; < 1 = faster)\n")
     rows = []
     for z in SIZES:
@@ -129,6 +157,19 @@ def main(paths):
         cells.append(f"{geomean(t('combined', z, s, 'dma') / sp[s] for s in ar):.3f}")
         rows.append(cells)
     print(table(["size", "sp us (mean)", "base", "hybrid_ar", "dma 8 GB/s", "dma 16 GB/s", "dma 32 GB/s",
+                 "dma 64 GB/s", "combined"], rows))
+
+    print("\n### 4b. All-reduce: C3 time over CU all-reduce under base (geomean of 7 GEMMs; < 1 = faster)\n")
+    rows = []
+    for z in SIZES:
+        base = {s: t("host_preset", z, s, "base") for s in ar}
+        cells = [size_label(z), f"{mean(base.values()):.0f}",
+                 f"{geomean(t('host_preset', z, s, 'sp') / base[s] for s in ar):.3f}",
+                 f"{geomean(t('host_preset', z, s, 'hybrid_ar') / base[s] for s in ar):.3f}"]
+        cells += [f"{geomean(t(v, z, s, 'dma') / base[s] for s in ar):.3f}" for v in REDUCE]
+        cells.append(f"{geomean(t('combined', z, s, 'dma') / base[s] for s in ar):.3f}")
+        rows.append(cells)
+    print(table(["size", "base us (mean)", "sp", "hybrid_ar", "dma 8 GB/s", "dma 16 GB/s", "dma 32 GB/s",
                  "dma 64 GB/s", "combined"], rows))
 
     print("\n### 5. Break-even launch latency: largest L (us) at which dma beats the best CU policy\n")
@@ -143,6 +184,19 @@ def main(paths):
             cells.append(f">={LAUNCH[-1][1]}" if ok and max(ok) == LAUNCH[-1][1] else (str(max(ok)) if ok else "<1"))
         rows.append(cells)
     print(table(["scenario"] + [size_label(z) for z in SIZES], rows))
+
+    print("\n### 7. Engine placement: dma C3 time | dma collective time under C3, preset / variant (geomean of 30; "
+          "< 1 = slower)\n")
+    rows = []
+    coll = lambda v, z, s: float(runs[(v, z, s, "dma")]["coll_us"])
+    for v in PLACEMENT:
+        cells = [v]
+        for z in SIZES:
+            c3 = geomean(t("host_preset", z, s, "dma") / t(v, z, s, "dma") for s in paper)
+            cl = geomean(coll("host_preset", z, s) / coll(v, z, s) for s in paper)
+            cells.append(f"{c3:.3f} / {cl:.3f}")
+        rows.append(cells)
+    print(table(["variant"] + [size_label(z) for z in SIZES], rows))
 
 
 if __name__ == "__main__":

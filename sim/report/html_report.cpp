@@ -49,6 +49,7 @@ constexpr ChartSlot kSlots[] = {
     // The heatmaps size their canvas to the grid.
     {"sweep-gain", "Design-space sweep: what each variant buys", 700, 400},
     {"sweep-offload", "Design-space sweep: where DMA offload beats the CUs", 700, 400},
+    {"program-steps", "Programs: step time per variant and policy", 1300, 520},
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/base/errors.h"
+#include "sim/report/program_steps.h"
 #include "sim/report/sweep_heatmaps.h"
 #include "workloads/scenario.h"
 
@@ -25,6 +26,14 @@ std::vector<const wl::C3Record*> c3_records(const std::vector<wl::Record>& recor
   std::vector<const wl::C3Record*> out;
   for (const auto& r : records) {
     if (const auto* c = std::get_if<wl::C3Record>(&r)) out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<const wl::ProgramRecord*> program_records(const std::vector<wl::Record>& records) {
+  std::vector<const wl::ProgramRecord*> out;
+  for (const auto& r : records) {
+    if (const auto* p = std::get_if<wl::ProgramRecord>(&r)) out.push_back(p);
   }
   return out;
 }
@@ -257,11 +266,12 @@ json build_report_data(const ReportInputs& in) {
   for (const auto* c : all_runs) {
     if (!is_sweep(*c)) runs.push_back(c);
   }
-  if (all_runs.empty() && !in.paper) {
+  const auto programs = program_records(in.predicted);
+  if (all_runs.empty() && programs.empty() && !in.paper) {
     throw InputError(SourceLocation{in.sources.empty() ? "<input>" : in.sources.front(), 0, 0}, "kind",
                      "no c3 records and no --paper document: nothing to plot (the charts need c3sim run "
-                     "or sweep output, or --paper; kernels measured alone, as c3sim import writes, "
-                     "calibrate a hardware file: c3sim calibrate)");
+                     "or sweep output, for scenarios or programs, or --paper; kernels measured alone, as "
+                     "c3sim import writes, calibrate a hardware file: c3sim calibrate)");
   }
   json d;
   d["sources"] = in.sources;
@@ -306,6 +316,10 @@ json build_report_data(const ReportInputs& in) {
   } else {
     d["sweep"] = sweep_summary(all_runs);
     if (!d["sweep"].is_null()) charts.emplace_back("sweep");
+  }
+  if (!programs.empty()) {
+    d["program_steps"] = program_steps(programs);
+    charts.emplace_back("program-steps");
   }
   d["charts"] = charts;
   return d;

@@ -20,7 +20,7 @@ struct ReportInputs {
   std::vector<std::string> sources;     // file names, shown on the page
 };
 
-// Throws InputError when there is nothing to plot (no c3 records and no paper document).
+// Throws InputError when there is nothing to plot (no c3 or program records and no paper document).
 nlohmann::json build_report_data(const ReportInputs& in);
 
 }  // namespace c3sim::report

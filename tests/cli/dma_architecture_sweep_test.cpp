@@ -30,11 +30,13 @@ std::string render(const std::vector<std::size_t>& tasks, int threads) {
 
 TEST(DmaArchitectureStudy, VariesEveryMechanism) {
   const auto& keys = study().varied_keys;
-  for (const char* k : {"model.dma.gpu_initiated", "model.dma.gpu_submit_latency", "model.dma.prelaunched",
-                        "model.dma.transfers_per_doorbell", "model.dma.gpu_polled_completion",
-                        "spec.dma.reduce_bandwidth", "model.memory.collective_channel_share",
-                        "model.dma.memory_priority", "model.dma.llc_bypass", "model.dma.l2_flush_bandwidth",
-                        "model.dma.engine_map", "model.dma.submit_latency", "workload.collective.bytes"}) {
+  for (const char* k :
+       {"model.dma.gpu_initiated", "model.dma.gpu_submit_latency", "model.dma.prelaunched",
+        "model.dma.transfers_per_doorbell", "model.dma.gpu_polled_completion", "spec.dma.reduce_bandwidth",
+        "model.memory.collective_channel_share", "model.dma.memory_priority", "model.dma.llc_bypass",
+        "model.dma.l2_flush_bandwidth", "model.dma.engine_map", "model.dma.partition_engines",
+        "spec.dma.iods", "spec.dma.iod_crossing_bandwidth", "model.dma.submit_latency",
+        "workload.collective.bytes"}) {
     EXPECT_NE(std::find(keys.begin(), keys.end(), k), keys.end()) << k;
   }
   EXPECT_NE(std::find(study().policies.begin(), study().policies.end(), "hybrid_ar"), study().policies.end());

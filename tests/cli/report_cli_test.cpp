@@ -97,5 +97,26 @@ TEST_F(ReportCli, ManyVariantSweepDrawsTheHeatmaps) {
   EXPECT_EQ(attribute(dom, "data-charts-drawn"), "2");
 }
 
+// A program-only sweep (the FSDP study's kind) writes no c3 records: the report draws the step
+// time per variant and policy instead of failing with "nothing to plot".
+TEST_F(ReportCli, ProgramSweepDrawsTheStepTimes) {
+  const std::string sweep =
+      write("fsdp.yaml",
+            "hardware: mi300x\nprograms:\n  - {generate: fsdp-layer, model: llama-70b}\n"
+            "policies: [sp, dma]\nvariants:\n  - {name: host_preset}\n"
+            "  - {name: reduce_64, spec.dma.reduce_bandwidth: 64 GB/s}\n");
+  auto r = run_command(c3sim_binary() + " sweep " + sweep + " -q -o " + path("fsdp.jsonl") + " 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  r = run_command(c3sim_binary() + " report " + path("fsdp.jsonl") + " -o " + path("fsdp.html") + " 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string html = read_file(path("fsdp.html"));
+  EXPECT_NE(html.find("id=\"program-steps\""), std::string::npos);
+  const std::string browser = chromium();
+  if (browser.empty()) GTEST_SKIP() << "no chromium on PATH (Debian: chromium); CI installs it";
+  const std::string dom = dump_dom(browser, "fsdp.html");
+  EXPECT_EQ(attribute(dom, "data-charts-expected"), "1") << dom.substr(0, 2000);
+  EXPECT_EQ(attribute(dom, "data-charts-drawn"), "1");
+}
+
 }  // namespace
 }  // namespace c3sim::testing

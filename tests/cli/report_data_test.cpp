@@ -1,4 +1,4 @@
-// c3sim report's chart data for sweep output: a few variants keep one bar group each; many are
+// c3sim report's chart data for sweep and program output: a few variants keep one bar group each; many are
 // aggregated into the variant x grid-value heatmaps (sim/report/sweep_heatmaps.h). Records are
 // built by hand so every expected cell is derived below.
 #include <string>
@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/base/errors.h"
 #include "sim/report/report_data.h"
 
 namespace c3sim::report {
@@ -151,6 +152,56 @@ TEST(ReportSweepData, UnnamedTwoKeyGridPutsTheFirstKeyOnTheRows) {
   EXPECT_EQ(h["rows"], json({"engines=1", "engines=2", "engines=3", "engines=4", "engines=5"}));
   EXPECT_EQ(h["columns"], json({"1 MiB", "2 MiB", "3 MiB", "4 MiB", "5 MiB"}));
   EXPECT_EQ(h["column_title"], "workload.collective.bytes");
+}
+
+// A program sweep (examples/dma_architecture_fsdp.yaml) writes program records only: the report
+// plots their step times, one group per variant and one bar per policy, in the sweep's order.
+wl::ProgramRecord program_run(const std::string& program, const std::string& variant, int index,
+                              const std::string& policy, double step_us, double ideal_us) {
+  wl::ProgramRecord p;
+  p.program = program;
+  p.policy = policy;
+  p.step_us = step_us;
+  p.ideal_us = ideal_us;
+  p.extra["variant"] = {{"index", index}, {"name", variant}, {"settings", json::object()}};
+  return p;
+}
+
+TEST(ReportProgramData, ProgramSweepPlotsStepTimePerVariantAndPolicy) {
+  ReportInputs in;
+  in.sources = {"fsdp.jsonl"};
+  in.predicted = {program_run("fsdp", "host_preset", 0, "sp", 90.0, 80.0),
+                  program_run("fsdp", "host_preset", 0, "dma", 88.0, 80.0),
+                  program_run("fsdp", "reduce_64", 1, "dma", 87.0, 79.0)};  // sp did not run here
+  const json d = build_report_data(in);
+  EXPECT_EQ(d["charts"], json({"program-steps"}));  // no c3 records: no scenario charts
+  const json& p = d["program_steps"];
+  EXPECT_EQ(p["groups"], json({"host_preset", "reduce_64"}));
+  EXPECT_EQ(p["policies"], json({"sp", "dma"}));
+  EXPECT_EQ(p["step_us"]["sp"], json({90.0, nullptr}));
+  EXPECT_EQ(p["step_us"]["dma"], json({88.0, 87.0}));
+  EXPECT_EQ(p["ideal_us"], json({80.0, 79.0}));
+}
+
+TEST(ReportProgramData, SeveralProgramsNameTheProgramInEachGroup) {
+  ReportInputs in;
+  in.sources = {"two.jsonl"};
+  wl::ProgramRecord plain;  // a plain run (no variant): the group is the program
+  plain.program = "b";
+  plain.policy = "base";
+  plain.step_us = 5.0;
+  in.predicted = {program_run("a", "v0", 0, "base", 10.0, 9.0), plain};
+  const json p = build_report_data(in)["program_steps"];
+  EXPECT_EQ(p["groups"], json({"a / v0", "b"}));
+  EXPECT_EQ(p["step_us"]["base"], json({10.0, 5.0}));
+  EXPECT_EQ(p["ideal_us"], json({9.0, nullptr}));
+}
+
+TEST(ReportProgramData, NoPlottableRecordIsAnInputError) {
+  ReportInputs in;
+  in.sources = {"env_only.jsonl"};
+  in.predicted = {wl::EnvRecord{}};
+  EXPECT_THROW(build_report_data(in), InputError);
 }
 
 }  // namespace

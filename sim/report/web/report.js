@@ -78,6 +78,7 @@
     }),
     'sweep-offload': () => sweep_offload(),
     'sweep-gain': () => sweep_gain(),
+    'program-steps': () => program_steps(),
   };
 
   // Ratio bins of the heatmaps (x; > 1 = faster): white within 1% either way, red slower, green
@@ -219,6 +220,27 @@
       value: (i, j) => g.ratio[i][j],
       row_label: (r, i) => (i === 0 ? r + ' (baseline)' : r),
       legend: h.baseline + ' time / variant time (x)',
+    });
+  }
+
+  // Step time in ms per group (variant) and policy, the ideal step as a tick. The axis starts near
+  // the fastest step: the variants differ by percents, which a zero-based axis would hide.
+  function program_steps() {
+    const P = D.program_steps;
+    const ms = (v) => (v === null ? null : v / 1000);
+    const values = [];
+    P.policies.forEach((p) => P.step_us[p].forEach((v) => { if (v !== null) values.push(v / 1000); }));
+    P.ideal_us.forEach((v) => { if (v !== null) values.push(v / 1000); });
+    const lo = Math.min.apply(null, values);
+    return new Chart(canvas('program-steps'), {
+      type: 'bar',
+      data: { labels: P.groups, datasets: [
+        { type: 'line', label: 'ideal (critical path, isolated kernels)', data: P.ideal_us.map(ms), borderColor: '#000',
+          backgroundColor: '#000', showLine: false, pointStyle: 'line', pointRadius: 8, pointBorderWidth: 3 },
+      ].concat(P.policies.map((p, i) => ({ label: p, data: P.step_us[p].map(ms), backgroundColor: color(i) }))) },
+      options: { plugins: { title: title('Program step time per variant and policy (lower is faster)') },
+        scales: { x: axis('variant', { ticks: { autoSkip: false, maxRotation: 90, minRotation: 60 } }),
+          y: axis('step ms', { min: Math.floor(lo * 0.95) }) } },
     });
   }
 

@@ -1,6 +1,7 @@
 #include "models/program/ficco_heuristic.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
@@ -261,13 +262,20 @@ HeuristicScore score_ficco_heuristic(ProgramSimulator& sim, const TransformRegis
                                      const std::vector<wl::Program>& programs) {
   HeuristicScore s;
   double regret_sum = 0;
+  double error_sum = 0;
+  int candidates = 0;
   for (const wl::Program& p : programs) {
     std::string best;
     double best_us = 0;
     double picked_us = 0;
     const std::string pick = pick_ficco_schedule(sim, registry, p);
     for (const auto& name : ficco_candidates()) {
-      const double t = sim.simulate(registry.apply(name, p, sim.spec(), p.location)).step_us;
+      const wl::Program q = registry.apply(name, p, sim.spec(), p.location);
+      const double t = sim.simulate(q).step_us;
+      const double error = std::abs(estimate_step_us(sim, q) / t - 1.0);
+      error_sum += error;
+      ++candidates;
+      s.worst_estimate_error = std::max(s.worst_estimate_error, error);
       if (best.empty() || t < best_us) {
         best = name;
         best_us = t;
@@ -282,6 +290,7 @@ HeuristicScore score_ficco_heuristic(ProgramSimulator& sim, const TransformRegis
     regret_sum += regret;
   }
   s.mean_regret = s.programs > 0 ? regret_sum / s.programs : 0;
+  s.mean_estimate_error = candidates > 0 ? error_sum / candidates : 0;
   return s;
 }
 

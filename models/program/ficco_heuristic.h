@@ -41,6 +41,9 @@ struct HeuristicScore {
   int within_2pct = 0;      // pick's step within 2% of the fastest
   double worst_regret = 0;  // max over programs of step(pick) / step(best) - 1
   double mean_regret = 0;
+  // |estimate / simulated step - 1| over every candidate of every program (score_ficco_heuristic).
+  double mean_estimate_error = 0;
+  double worst_estimate_error = 0;
 };
 
 HeuristicScore score_ficco_heuristic(ProgramSimulator& sim, const TransformRegistry& registry,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 #include <fmt/format.h>
@@ -80,7 +81,10 @@ struct Hold {
 // The GEMM's workgroups on the CUs its stream leaves beside `holds`, oldest first: each workgroup
 // lasts the isolated wave time (isolated time / ceil(grid / CUs)), so wave quantization falls out
 // of how many CUs are free when each one starts.
-Placed run_waves(const Cost& g, double start, const std::vector<Hold>& holds) {
+Placed run_waves(const Cost& g, double start, const std::vector<Hold>& all_holds) {
+  std::vector<Hold> holds;  // only those still held at the GEMM's start can matter
+  std::copy_if(all_holds.begin(), all_holds.end(), std::back_inserter(holds),
+               [start](const Hold& h) { return h.end > start; });
   Placed out;
   out.start = start;
   const std::int64_t waves = (g.grid + g.cus - 1) / g.cus;

@@ -9,6 +9,7 @@
 
 #include "models/collective_plan.h"
 #include "models/gemm_kernel.h"
+#include "sim/base/errors.h"
 
 namespace c3sim::models {
 
@@ -222,6 +223,8 @@ double estimate_step_us(ProgramSimulator& sim, const wl::Program& p) {
         ready = r;
       }
     }
+    // validate_program rejects cycles, so some kernel is always ready.
+    if (u == n) throw ModelError(fmt::format("program '{}': no kernel ready in the estimate", p.name));
     const Cost& c = cost[u];
     Placed& me = placed[u];
     if (c.gemm) {

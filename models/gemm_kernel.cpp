@@ -155,10 +155,63 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
 }
 
 engine::CohortWork GemmWorkgroupModel::cohort_work(const engine::CohortContext& ctx) {
+  own_ = ctx.owner.kernel;
   const TrafficInputs in = inputs(ctx);
   last_ = traffic(ctx, in);
-  handed_out(ctx.slot) = HandedOut{in, last_};
+  // Round unknown: the state may have moved since the last begin_refresh (a dispatch round
+  // starts cohorts before the residency listener updates it).
+  handed_out(ctx.slot) = HandedOut{in, last_, 0};
   return work_for(last_, ctx.xcd);
+}
+
+void GemmWorkgroupModel::read_shared(SharedState& out) const {
+  out.comm = state_.comm_wgs;
+  out.resident.resize(out.comm.size());
+  for (size_t x = 0; x < out.resident.size(); ++x)
+    out.resident[x] = state_.resident(own_, static_cast<int>(x));
+  out.other_gemms.clear();
+  for (const std::int32_t k : state_.resident_gemms()) {
+    if (k == own_) continue;
+    const InterferenceState::Residency& r = state_.residency(k);
+    out.other_gemms.push_back(k);
+    out.other_gemms.push_back(r.total);
+    out.other_gemms.insert(out.other_gemms.end(), r.per_xcd.begin(), r.per_xcd.end());
+  }
+  out.total = state_.resident_total(own_);
+  out.pollution = state_.llc_pollution_bytes;
+  out.memory_load_by_others = state_.memory_load_of_others(own_);
+  out.hbm_load_by_others = state_.hbm_load_of_others(own_);
+}
+
+bool GemmWorkgroupModel::shared_unchanged() const {
+  // The cheap scalars first: most rounds that differ differ there.
+  if (shared_.total != state_.resident_total(own_) || shared_.pollution != state_.llc_pollution_bytes ||
+      shared_.memory_load_by_others != state_.memory_load_of_others(own_) ||
+      shared_.hbm_load_by_others != state_.hbm_load_of_others(own_) || shared_.comm != state_.comm_wgs) {
+    return false;
+  }
+  for (size_t x = 0; x < shared_.resident.size(); ++x) {
+    if (shared_.resident[x] != state_.resident(own_, static_cast<int>(x))) return false;
+  }
+  size_t at = 0;
+  for (const std::int32_t k : state_.resident_gemms()) {
+    if (k == own_) continue;
+    const InterferenceState::Residency& r = state_.residency(k);
+    if (at + 2 + r.per_xcd.size() > shared_.other_gemms.size() || shared_.other_gemms[at] != k ||
+        shared_.other_gemms[at + 1] != r.total ||
+        !std::equal(r.per_xcd.begin(), r.per_xcd.end(),
+                    shared_.other_gemms.begin() + static_cast<std::ptrdiff_t>(at + 2))) {
+      return false;
+    }
+    at += 2 + r.per_xcd.size();
+  }
+  return at == shared_.other_gemms.size();
+}
+
+void GemmWorkgroupModel::begin_refresh() {
+  if (shared_unchanged()) return;
+  read_shared(shared_);
+  ++round_;
 }
 
 GemmWorkgroupModel::HandedOut& GemmWorkgroupModel::handed_out(std::int32_t slot) {
@@ -168,11 +221,15 @@ GemmWorkgroupModel::HandedOut& GemmWorkgroupModel::handed_out(std::int32_t slot)
 }
 
 std::optional<engine::CohortWork> GemmWorkgroupModel::refresh(const engine::CohortContext& ctx) {
-  const TrafficInputs in = inputs(ctx);
   // cohort_work wrote this cohort's entry when it started (the dispatcher refreshes running
-  // cohorts only).
-  HandedOut& entry = handed_out(ctx.slot);
-  if (entry.inputs == in) return std::nullopt;  // nothing it depends on changed
+  // cohorts only, each round after begin_refresh).
+  HandedOut& entry = handed_out_[static_cast<size_t>(ctx.slot)];
+  if (entry.round == round_) return std::nullopt;  // read this round: the same inputs
+  const TrafficInputs in = inputs(ctx);
+  if (entry.inputs == in) {
+    entry.round = round_;
+    return std::nullopt;  // nothing it depends on changed
+  }
   const GemmTraffic t = traffic(ctx, in);
   const GemmTraffic& was = entry.traffic;
   // work_for reads read_miss and the LLC hit rate beside these: read_miss is fabric less the
@@ -180,7 +237,7 @@ std::optional<engine::CohortWork> GemmWorkgroupModel::refresh(const engine::Coho
   const bool same = was.fabric == t.fabric && was.llc == t.llc && was.hbm == t.hbm &&
                     was.memory_load_by_others == t.memory_load_by_others &&
                     was.hbm_load_by_others == t.hbm_load_by_others;
-  entry = HandedOut{in, t};
+  entry = HandedOut{in, t, round_};
   if (same) return std::nullopt;  // same demands: leave the flow (and the solver) alone
   last_ = t;
   return work_for(t, ctx.xcd);

@@ -60,6 +60,7 @@ public:
                      const NodeResources& res, const InterferenceState& state);
 
   [[nodiscard]] engine::CohortWork cohort_work(const engine::CohortContext& ctx) override;
+  void begin_refresh() override;
   [[nodiscard]] std::optional<engine::CohortWork> refresh(const engine::CohortContext& ctx) override;
 
   [[nodiscard]] const GemmPlan& plan() const { return plan_; }
@@ -97,9 +98,27 @@ private:
   struct HandedOut {
     TrafficInputs inputs;
     GemmTraffic traffic;
+    std::uint64_t round = 0;  // the shared-state round its inputs were read in (0: none known)
   };
   std::vector<HandedOut> handed_out_;
   HandedOut& handed_out(std::int32_t slot);
+  // Everything inputs() reads besides the cohort's own place and size, as of the last
+  // begin_refresh(); `round_` moves on whenever it differs from the round before. A cohort whose
+  // inputs were read in the current round has the same inputs now: its refresh is skipped without
+  // reading the state (most refreshes: a retired cohort's place is usually refilled at once).
+  struct SharedState {
+    std::vector<int> resident;     // per XCD: this GEMM's workgroups
+    std::vector<int> comm;         // per XCD: non-GEMM workgroups
+    std::vector<int> other_gemms;  // per other resident GEMM: id, total, per-XCD counts
+    int total = 0;                 // this GEMM's workgroups on the GPU
+    double pollution = 0, memory_load_by_others = 0, hbm_load_by_others = 0;
+    bool operator==(const SharedState&) const = default;
+  };
+  void read_shared(SharedState& out) const;
+  [[nodiscard]] bool shared_unchanged() const;
+  std::int32_t own_ = -1;  // this GEMM's kernel id (CohortContext::owner), known from its first cohort
+  SharedState shared_;
+  std::uint64_t round_ = 1;
 };
 
 }  // namespace c3sim::models

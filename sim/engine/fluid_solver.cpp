@@ -108,8 +108,17 @@ std::string FluidSolver::describe(const FlowSpec& spec) {
 // per flow (sorted by resource id, zero demands dropped). In place: this runs for every cohort
 // started and every refresh, and a fresh vector each time was a measurable share of a run.
 std::vector<Demand> FluidSolver::merged_demands(std::vector<Demand> demands, const FlowSpec& spec) const {
+  // Models list their demands in resource order already (L2, fabric, LLC, HBM, links), each
+  // resource once with a positive finite demand: such a vector is its own merge, returned as is.
+  const auto clean = [this, &demands](size_t i) {
+    const Demand& d = demands[i];
+    return d.resource >= 0 && static_cast<size_t>(d.resource) < resources_.size() && d.per_unit > 0 &&
+           std::isfinite(d.per_unit) && (i == 0 || demands[i - 1].resource < d.resource);
+  };
+  size_t checked = 0;
+  while (checked < demands.size() && clean(checked)) ++checked;
+  if (checked == demands.size()) return demands;
   const auto by_resource = [](const Demand& a, const Demand& b) { return a.resource < b.resource; };
-  // Models list their demands in resource order already (L2, fabric, LLC, HBM, links): check first.
   if (!std::is_sorted(demands.begin(), demands.end(), by_resource))
     std::sort(demands.begin(), demands.end(), by_resource);
   size_t out = 0;

@@ -450,6 +450,10 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
 }
 
 void GpuDispatcher::refresh_all() {
+  // Kernels with workgroups dispatched and not all finished have running cohorts.
+  for (const Kernel& k : kernels_) {
+    if (k.next_wg > k.finished_wgs) k.model->begin_refresh();
+  }
   for (const auto& c : cohorts_) {
     if (!sim_.solver().alive(c->flow)) continue;  // still in its startup latency
     Kernel& kern = kernels_[static_cast<size_t>(c->kernel)];

@@ -41,6 +41,10 @@ public:
   WorkgroupModel& operator=(const WorkgroupModel&) = delete;
 
   [[nodiscard]] virtual CohortWork cohort_work(const CohortContext& ctx) = 0;
+  // Called once per refresh round (GpuDispatcher::refresh_all), before refresh() is asked for any
+  // of the kernel's running cohorts, so a model can tell once per round, rather than once per
+  // cohort, whether anything it reads has changed since the last round.
+  virtual void begin_refresh() {}
   // Asked again whenever residency changes on the GPU (other cohorts arrive or leave), so cache
   // pressure can change the demands of a running cohort. nullopt = unchanged.
   [[nodiscard]] virtual std::optional<CohortWork> refresh(const CohortContext& ctx) {

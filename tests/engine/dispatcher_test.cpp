@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "sim/base/errors.h"
 
@@ -240,6 +242,52 @@ TEST(GpuDispatcher, HoldsCusLateWorkgroupsTakeWhatIsLeft) {
     r.sim.run();
     EXPECT_EQ(a_done, s_to_ps(dynamic ? 3e-3 : 3.5e-3)) << "dynamic tiles " << dynamic;
   }
+}
+
+// Logs the refresh protocol: 'B' for begin_refresh, 'R' for refresh of one cohort.
+class RefreshLogModel final : public WorkgroupModel {
+public:
+  explicit RefreshLogModel(double seconds) : seconds_(seconds) {}
+  CohortWork cohort_work(const CohortContext& ctx) override {
+    (void)ctx;
+    return CohortWork{1.0, {}, 1.0 / seconds_, 0};
+  }
+  void begin_refresh() override { log += 'B'; }
+  std::optional<CohortWork> refresh(const CohortContext& ctx) override {
+    (void)ctx;
+    log += 'R';
+    return std::nullopt;
+  }
+  std::string log;
+
+private:
+  double seconds_;
+};
+
+TEST(GpuDispatcher, RefreshRoundBeginsOncePerRunningKernel) {
+  // 1 XCD x 2 CUs; the listener refreshes every dispatch. A (2 workgroups of 1 ms) takes both
+  // CUs at t = 0 as one cohort; B (2 of 3 ms, other stream) waits for them and runs 1-4 ms. Rounds:
+  // t = 0 after A's dispatch (A running: B then R; B has nothing dispatched: not asked), t = 1 ms
+  // after A retires and B is placed (A finished: not asked; B: B then R), t = 4 ms (nothing
+  // running: nobody asked).
+  Rig r(GpuConfig{0, 1, 2, 1, 1 << 30});
+  const StreamId sa = r.gpu.add_stream({"a", 0, {}});
+  const StreamId sb = r.gpu.add_stream({"b", 0, {}});
+  int rounds = 0;
+  r.gpu.set_residency_listener([&rounds](GpuDispatcher& g) {
+    ++rounds;
+    g.refresh_all();
+  });
+  auto a = std::make_shared<RefreshLogModel>(1e-3);
+  auto b = std::make_shared<RefreshLogModel>(3e-3);
+  TimePs b_done = -1;
+  r.gpu.launch(sa, KernelDesc{"A", 2, 1, 0, {0, KernelKind::gemm}}, a, nullptr);
+  r.gpu.launch(sb, KernelDesc{"B", 2, 1, 0, {1, KernelKind::gemm}}, b, [&](TimePs t) { b_done = t; });
+  r.sim.run();
+  EXPECT_EQ(rounds, 3);
+  EXPECT_EQ(a->log, "BR");
+  EXPECT_EQ(b->log, "BR");
+  EXPECT_EQ(b_done, s_to_ps(4e-3));
 }
 
 }  // namespace

@@ -65,6 +65,9 @@ TEST_F(ReportCli, PageIsSelfContained) {
   EXPECT_EQ(html.find("href=\"http"), std::string::npos);
   EXPECT_EQ(html.find("sourceMappingURL"), std::string::npos);
   EXPECT_NE(html.find("Chart.js v4"), std::string::npos);  // the bundled library's banner
+  // Scenario records only: the page explains its speedups and says nothing of program steps.
+  EXPECT_NE(html.find("Speedups are over serial"), std::string::npos);
+  EXPECT_EQ(html.find("Program step times"), std::string::npos);
 }
 
 TEST_F(ReportCli, EveryChartDrawsInHeadlessChromium) {
@@ -111,6 +114,9 @@ TEST_F(ReportCli, ProgramSweepDrawsTheStepTimes) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string html = read_file(path("fsdp.html"));
   EXPECT_NE(html.find("id=\"program-steps\""), std::string::npos);
+  // The page explains step times and their ideal, not the pair speedups it does not show.
+  EXPECT_NE(html.find("Program step times"), std::string::npos);
+  EXPECT_EQ(html.find("Speedups are over serial"), std::string::npos);
   const std::string browser = chromium();
   if (browser.empty()) GTEST_SKIP() << "no chromium on PATH (Debian: chromium); CI installs it";
   const std::string dom = dump_dom(browser, "fsdp.html");

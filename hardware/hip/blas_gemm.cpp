@@ -45,6 +45,9 @@ BlasGemm::~BlasGemm() {
 #if C3BENCH_GEMM_LT
     release_lt(gpus_[g]);
     if (gpus_[g].lt != nullptr) (void)hipblasLtDestroy(gpus_[g].lt);
+#if defined(C3BENCH_NVIDIA)
+    if (gpus_[g].handle != nullptr) (void)hipblasDestroy(gpus_[g].handle);
+#endif
 #else
     if (gpus_[g].handle != nullptr) (void)hipblasDestroy(gpus_[g].handle);
 #endif
@@ -196,5 +199,24 @@ void BlasGemm::enqueue(int gpu, hipStream_t stream, int sm_target) {
                         kBf16, k, &beta, p.c.get(), kBf16, m, kComputeF32, HIPBLAS_GEMM_DEFAULT));
 #endif
 }
+
+#if defined(C3BENCH_NVIDIA)
+void BlasGemm::enqueue_per_call(int gpu, hipStream_t stream, int sm_target) {
+  PerGpu& p = gpus_.at(static_cast<std::size_t>(gpu));
+  C3_HIP(hipSetDevice(gpu));
+  if (p.handle == nullptr) C3_BLAS(hipblasCreate(&p.handle));
+  C3_BLAS(hipblasSetStream(p.handle, stream));
+  C3_BLAS(hipblasSetWorkspace(p.handle, p.workspace.get(), p.workspace.bytes()));
+  C3_BLAS(cublasSetSmCountTarget(p.handle, sm_target));
+  const float alpha = 1.0f;
+  const float beta = 0.0f;
+  const int m = static_cast<int>(shape_.m);
+  const int n = static_cast<int>(shape_.n);
+  const int k = static_cast<int>(shape_.k);
+  C3_BLAS(hipblasGemmEx(p.handle, HIPBLAS_OP_N, HIPBLAS_OP_N, m, n, k, &alpha, p.a.get(), HIP_R_16BF, m,
+                        p.b.get(), HIP_R_16BF, k, &beta, p.c.get(), HIP_R_16BF, m, HIPBLAS_COMPUTE_32F,
+                        HIPBLAS_GEMM_DEFAULT));
+}
+#endif
 
 }  // namespace c3sim::bench

@@ -42,6 +42,12 @@ public:
   void plan(int gpu, int sm_target);
   // Queues the prepared GEMM on `stream` of `gpu`; sm_target 0 = the whole GPU.
   void enqueue(int gpu, hipStream_t stream, int sm_target);
+#if defined(C3BENCH_NVIDIA)
+  // The same GEMM the way c3bench queued it before issue 14, kept as the GEMM launch probe's
+  // reference (gemm_launch_probe.h): cublasGemmEx (the library chooses the algorithm inside the
+  // call) with the stream, workspace and SM count target set on the handle before every call.
+  void enqueue_per_call(int gpu, hipStream_t stream, int sm_target);
+#endif
 
 private:
 #if C3BENCH_GEMM_LT
@@ -56,6 +62,9 @@ private:
     hipblasLtHandle_t lt = nullptr;
     hipblasLtMatrixLayout_t a_layout = nullptr, b_layout = nullptr, c_layout = nullptr;
     std::map<int, Plan> plans;  // by SM target (always 0 on AMD)
+#if defined(C3BENCH_NVIDIA)
+    hipblasHandle_t handle = nullptr;  // enqueue_per_call only, created on its first use
+#endif
 #else
     hipblasHandle_t handle = nullptr;
 #endif

@@ -7,6 +7,7 @@
 #include "hardware/hip/blas_gemm.h"
 #include "hardware/hip/device_error.h"
 #include "hardware/hip/env_probe.h"
+#include "hardware/hip/gemm_launch_probe.h"
 #include "hardware/hip/launch_probe.h"
 #include "hardware/hip/records.h"
 #include "workloads/scenario_io.h"
@@ -35,6 +36,8 @@ wl::EnvRecord HardwareRunner::environment() {
     // The scenario measurements do not depend on the probe; say why it is missing instead.
     env.details["launch"] = {{"error", e.what()}};
   }
+  if (!gemm_launch_.empty())
+    env.details["gemm_launch"] = probe_gemm_launch(bench_, gemm_launch_, gemm_launch_reps_);
   // How c3 records' parts were started (trial.h): in order from one host thread, nothing held
   // back. Files without this key held every stream behind one gate and released them together.
   env.details["launch_semantics"] = "ordered";

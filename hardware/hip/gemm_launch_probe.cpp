@@ -37,6 +37,10 @@ Sample time_call(DeviceSet& d, const std::function<void(hipStream_t)>& call, boo
   hipEvent_t e0 = d.event(0, 1);
   hipEvent_t e1 = d.event(0, 2);
   StartHold& hold = d.start_hold();
+  // Untimed and unheld first: a call's first launch may load its kernel, which with CUDA's lazy
+  // loading waits for the context to idle, i.e. for a spinning hold that waits for this host.
+  call(b);
+  C3_HIP(hipStreamSynchronize(b));
   Sample out;
   for (int i = 0; i < kWarmups + reps; ++i) {
     *d.timeout_flag() = 0;

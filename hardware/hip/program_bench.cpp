@@ -216,7 +216,7 @@ void grow(std::vector<DeviceBuffer>& bufs, int gpus, std::size_t bytes) {
 
 }  // namespace
 
-ProgramBench::Timeline ProgramBench::run_once(const wl::Program& p) {
+ProgramBench::Timeline ProgramBench::run_once(const wl::Program& p, bool held) {
   DeviceSet& dev = bench_.devices();
   const int n = dev.count();
   Resources& res = *res_;
@@ -302,7 +302,8 @@ ProgramBench::Timeline ProgramBench::run_once(const wl::Program& p) {
   StartHold& hold = dev.start_hold();
   hold.arm();
   for (int g = 0; g < n; ++g) {
-    hold.hold(g, streams[first][static_cast<std::size_t>(g)]);
+    if (held) hold.hold(g, streams[first][static_cast<std::size_t>(g)]);
+    C3_HIP(hipSetDevice(g));
     start[static_cast<std::size_t>(g)] = new_event(g);
     C3_HIP(hipEventRecord(start[static_cast<std::size_t>(g)], streams[first][static_cast<std::size_t>(g)]));
   }
@@ -441,7 +442,7 @@ ProgramBench::Timeline ProgramBench::run_once(const wl::Program& p) {
 }
 
 ProgramBench::Timeline ProgramBench::measure(const wl::Program& p, int warmups, int trials, Summary* step) {
-  (void)run_once(p);  // untimed: library first-call work, communicator setup
+  (void)run_once(p, false);  // untimed: library first-call work, communicator setup
   for (int w = 0; w < warmups; ++w) (void)run_once(p);
   std::vector<Timeline> runs;
   for (int t = 0; t < trials; ++t) runs.push_back(run_once(p));
@@ -512,12 +513,12 @@ std::vector<wl::Record> ProgramBench::run(const ProgramRunRequest& request) {
       const wl::Program one = alone(k, base.name);
       std::uint64_t wrong = 0;
       if (k.kind == wl::KernelKind::collective) {
-        (void)run_once(one);  // allocates and fills the buffers, creates the communicators
+        (void)run_once(one, false);  // allocates and fills the buffers, creates the communicators
         Resources::Coll& c = res_->colls.at(coll_key(k.collective));
         c.buffers->prepare(c.shape, c.seed);  // this shape's data (the symmetric set is shared)
         c.buffers->poison_recv(c.shape);
         bench_.devices().synchronize_all();
-        (void)run_once(one);
+        (void)run_once(one, false);
         wrong = c.buffers->count_mismatches(c.shape, c.seed);
         if (wrong != 0) {
           throw DeviceError("c3bench: program " + base.name + ": " + sig + " left " + std::to_string(wrong) +

@@ -86,7 +86,10 @@ public:
 
 private:
   struct Resources;
-  Timeline run_once(const wl::Program& program);
+  // held: the first kernel queued behind the start hold (start_hold.h; timed runs). Priming runs
+  // are unheld: a first launch may load modules or set up communicators, which must not wait
+  // behind a spinning hold.
+  Timeline run_once(const wl::Program& program, bool held = true);
   // Medians (and the step's spread) over `trials` after one untimed run and `warmups` runs.
   Timeline measure(const wl::Program& program, int warmups, int trials, Summary* step);
 

@@ -16,6 +16,12 @@
 // program pays between two launches). Every GPU polls the same word, so the first parts of all
 // GPUs start within the poll latency of one another instead of one host launch apart.
 //
+// Every kernel queued behind or beside a spinning hold must have run once before, untimed
+// (Bench::measure and the program path prime every measurement): with CUDA's lazy module loading
+// a kernel's first launch may wait for the context to idle, i.e. for the hold, which waits for
+// the host stuck in that launch (seen on H200: the GEMM launch probe's first cuBLASLt call behind
+// a hold blocked until the hold's timeout).
+//
 // The hold kernel gives up after kTimeoutNs (a host that died between hold and release), setting
 // the trial's timeout flag (DeviceSet::timeout_flag), so the trial is void rather than hung.
 #include <cstdint>

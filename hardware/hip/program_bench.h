@@ -23,7 +23,7 @@
 // Per-kernel rows are GPU 0's, medians over trials.
 // CU masks (`cus`, what rp:<n>, sp_rp:<n> and dma_rp:<n> set): each masked stream runs on the SMs
 // c3sim gives it (stream_sm_ranges), realized per GPU as green contexts (SmLayout in
-// sm_partition.h; NVIDIA only); a GEMM there is planned for its SMs (cublasSetSmCountTarget) and a
+// sm_partition.h; NVIDIA only); a GEMM there is planned for its SMs (cuBLASLt SM count target) and a
 // library collective there is capped at as many CTAs (ncclConfig_t.maxCTAs), as pair mode's rp.
 // impl vendor_zero_cta: the library's zero-CTA copy-engine collective (NCCL >= 2.28) on symmetric
 // buffers, one communicator set per program stream as for cu.

@@ -146,31 +146,24 @@ def main(paths):
         rows.append(cells)
     print(table(["variant"] + [size_label(z) for z in MEMORY_SIZES], rows))
 
-    print("\n### 4. All-reduce: C3 time over CU all-reduce under sp (geomean of 7 GEMMs; < 1 = faster)\n")
-    rows = []
-    for z in SIZES:
-        sp = {s: t("host_preset", z, s, "sp") for s in ar}
-        cells = [size_label(z), f"{mean(sp.values()):.0f}",
-                 f"{geomean(t('host_preset', z, s, 'base') / sp[s] for s in ar):.3f}",
-                 f"{geomean(t('host_preset', z, s, 'hybrid_ar') / sp[s] for s in ar):.3f}"]
-        cells += [f"{geomean(t(v, z, s, 'dma') / sp[s] for s in ar):.3f}" for v in REDUCE]
-        cells.append(f"{geomean(t('combined', z, s, 'dma') / sp[s] for s in ar):.3f}")
-        rows.append(cells)
-    print(table(["size", "sp us (mean)", "base", "hybrid_ar", "dma 8 GB/s", "dma 16 GB/s", "dma 32 GB/s",
-                 "dma 64 GB/s", "combined"], rows))
+    # Tables 4 and 4b: the same columns against all-reduce on CUs under one CU policy (`ref`), the
+    # other CU policy among the columns.
+    def all_reduce_table(ref, other, heading):
+        print(f"\n### {heading}: C3 time over CU all-reduce under {ref} (geomean of 7 GEMMs; < 1 = faster)\n")
+        rows = []
+        for z in SIZES:
+            r = {s: t("host_preset", z, s, ref) for s in ar}
+            cells = [size_label(z), f"{mean(r.values()):.0f}",
+                     f"{geomean(t('host_preset', z, s, other) / r[s] for s in ar):.3f}",
+                     f"{geomean(t('host_preset', z, s, 'hybrid_ar') / r[s] for s in ar):.3f}"]
+            cells += [f"{geomean(t(v, z, s, 'dma') / r[s] for s in ar):.3f}" for v in REDUCE]
+            cells.append(f"{geomean(t('combined', z, s, 'dma') / r[s] for s in ar):.3f}")
+            rows.append(cells)
+        print(table(["size", f"{ref} us (mean)", other, "hybrid_ar", "dma 8 GB/s", "dma 16 GB/s", "dma 32 GB/s",
+                     "dma 64 GB/s", "combined"], rows))
 
-    print("\n### 4b. All-reduce: C3 time over CU all-reduce under base (geomean of 7 GEMMs; < 1 = faster)\n")
-    rows = []
-    for z in SIZES:
-        base = {s: t("host_preset", z, s, "base") for s in ar}
-        cells = [size_label(z), f"{mean(base.values()):.0f}",
-                 f"{geomean(t('host_preset', z, s, 'sp') / base[s] for s in ar):.3f}",
-                 f"{geomean(t('host_preset', z, s, 'hybrid_ar') / base[s] for s in ar):.3f}"]
-        cells += [f"{geomean(t(v, z, s, 'dma') / base[s] for s in ar):.3f}" for v in REDUCE]
-        cells.append(f"{geomean(t('combined', z, s, 'dma') / base[s] for s in ar):.3f}")
-        rows.append(cells)
-    print(table(["size", "base us (mean)", "sp", "hybrid_ar", "dma 8 GB/s", "dma 16 GB/s", "dma 32 GB/s",
-                 "dma 64 GB/s", "combined"], rows))
+    all_reduce_table("sp", "base", "4. All-reduce")
+    all_reduce_table("base", "sp", "4b. All-reduce")
 
     print("\n### 5. Break-even launch latency: largest L (us) at which dma beats the best CU policy\n")
     rows = []

@@ -54,6 +54,9 @@ bool has_workgroup_remap(const NodeSpec& s) {
   return s.model.gemm.workgroup_remap != WorkgroupRemap::round_robin;
 }
 bool has_ll_protocol(const NodeSpec& s) { return s.model.collective.ll_protocol_efficiency != 0; }
+bool has_reduction_passes(const NodeSpec& s) {
+  return s.model.collective.reduce_scatter_copy_passes != 0 || s.model.collective.all_reduce_copy_passes != 0;
+}
 // DMA-engine what-ifs: absent means today's host-driven, copy-only engine.
 bool has_reduce_bw(const NodeSpec& s) { return s.dma.reduce_bw != 0; }
 bool has_engine_start(const NodeSpec& s) { return s.model.dma.engine_start_latency != 0; }
@@ -153,6 +156,8 @@ constexpr FieldDef kFields[] = {
   {"model.collective.default_workgroups_reduce",     D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::default_workgroups_reduce>, nullptr},
   {"model.collective.all_to_all_copy_passes",        D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::all_to_all_copy_passes>, nullptr},
   {"model.collective.all_gather_copy_passes",        D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::all_gather_copy_passes>, nullptr},
+  {"model.collective.reduce_scatter_copy_passes",    D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::reduce_scatter_copy_passes>, has_reduction_passes},
+  {"model.collective.all_reduce_copy_passes",        D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_reduce_copy_passes>, has_reduction_passes},
   {"model.collective.l2_footprint_per_workgroup",    D::bytes,         C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::l2_footprint_per_workgroup>, nullptr},
   {"model.collective.memory_stall_fraction", D::dimensionless, C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::memory_stall_fraction>, nullptr},
   {"model.collective.link_stall_fraction", D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::link_stall_fraction>, has_link_stall},

@@ -149,6 +149,10 @@ struct CollectiveModel {
   int default_workgroups_reduce = 64;      // default_workgroups_reduce (reduce-scatter, all-reduce)
   double all_to_all_copy_passes = 2;       // all_to_all_copy_passes: copies per byte (p2p FIFO)
   double all_gather_copy_passes = 1;       // all_gather_copy_passes
+  double reduce_scatter_copy_passes = 0;   // reduce_scatter_copy_passes: measured per op (0 = derived:
+                                           //   all-gather's + 1, the reduce reads the local part too)
+  double all_reduce_copy_passes = 0;       // all_reduce_copy_passes (0 = derived: all-gather's + 0.5,
+                                           //   half of the steps reduce)
   double l2_footprint_per_workgroup = 0;   // l2_footprint_per_workgroup: L2 bytes a comm WG keeps
   double memory_stall_fraction = 0;        // memory_stall_fraction: share of a copy loop's time
                                            //   exposed to memory latency (queues behind a GEMM)

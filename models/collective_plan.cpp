@@ -71,16 +71,21 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
       p.llc_footprint = 2 * bytes;
       break;
     case wl::CollectiveOp::reduce_scatter:
-      p.bytes_sent = bytes * (g - 1);                 // ring: (g-1) steps of one output-sized chunk
-      p.copy_passes = cm.all_gather_copy_passes + 1;  // reduce reads the local contribution too
+      p.bytes_sent = bytes * (g - 1);  // ring: (g-1) steps of one output-sized chunk
+      // Measured per op where the preset has it (NCCL on H200: a reduce-scatter channel sends
+      // faster than an all-gather one); else the reduce reads the local contribution too.
+      p.copy_passes =
+          cm.reduce_scatter_copy_passes > 0 ? cm.reduce_scatter_copy_passes : cm.all_gather_copy_passes + 1;
       p.reduction = true;
       p.algorithm = "ring";
       p.steps = gpus - 1;
       p.llc_footprint = bytes * g + bytes;
       break;
     case wl::CollectiveOp::all_reduce:
-      p.bytes_sent = 2 * bytes / g * (g - 1);           // ring reduce-scatter then all-gather
-      p.copy_passes = cm.all_gather_copy_passes + 0.5;  // half the steps reduce
+      p.bytes_sent = 2 * bytes / g * (g - 1);  // ring reduce-scatter then all-gather
+      // Measured per op where the preset has it; else half the steps reduce.
+      p.copy_passes =
+          cm.all_reduce_copy_passes > 0 ? cm.all_reduce_copy_passes : cm.all_gather_copy_passes + 0.5;
       p.reduction = true;
       p.algorithm = "ring";
       p.steps = 2 * (gpus - 1);

@@ -4,6 +4,9 @@
 // symmetry) the peers' writes into local memory; capped by a per-workgroup copy rate. Saturation
 // points ("all-gather stops gaining near 32 CUs, all-to-all near 64") follow from that cap, the
 // copy passes per byte and the link bandwidth.
+// The collective's start (the library's fixed cost and its steps' protocol latency) is paid once per
+// collective, from its first dispatch: a cohort that starts later (a second wave of channels on a
+// partition with fewer CUs than channels) waits only for what is left of it.
 #include <cstdint>
 #include <vector>
 
@@ -36,7 +39,9 @@ private:
   // map node per cohort start was a visible share of a run.
   std::vector<double> applied_load_;
   double wg_rate_;  // sent bytes per second one workgroup can push
-  TimePs startup_;  // protocol latency of all steps
+  TimePs startup_;  // the collective's start on the GPU: its fixed cost and every step's latency
+  // When the first cohort started (-1 before): the start elapses once per collective, from here.
+  TimePs first_dispatch_ = -1;
   TimePs launch_latency_;
   double link_efficiency_;
   double hbm_latency_ratio_;  // model.gemm.hbm_miss_latency_ratio: the memory's, whoever asks

@@ -5,7 +5,7 @@
 namespace c3sim::models {
 
 NodeResources::NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, bool private_memory)
-    : peers_(spec.interconnect.gpus - 1) {
+    : sim_(&sim), peers_(spec.interconnect.gpus - 1) {
   const double share = spec.model.memory.collective_channel_share;
   mem_.push_back(build_memory(sim, spec, private_memory ? "[gemm]" : "", share > 0 ? 1 - share : 1));
   if (private_memory) {

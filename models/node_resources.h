@@ -41,6 +41,10 @@ class NodeResources {
 public:
   NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, bool private_memory);
 
+  // The simulation's clock, for models whose cost depends on when a cohort starts (a collective's
+  // start is paid once, from its first dispatch).
+  [[nodiscard]] TimePs now() const { return sim_->now(); }
+
   [[nodiscard]] const MemoryResources& memory(KernelClass k) const {
     return mem_.size() > 1 ? mem_[static_cast<size_t>(k)] : mem_[0];
   }
@@ -66,6 +70,7 @@ private:
   MemoryResources build_memory(engine::Simulation& sim, const hw::NodeSpec& spec, const std::string& suffix,
                                double channel_share);
 
+  const engine::Simulation* sim_;
   std::vector<MemoryResources> mem_;
   std::vector<engine::ResourceId> links_;
   std::vector<engine::ResourceId> engines_;

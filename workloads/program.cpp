@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -279,32 +280,62 @@ void check_rank_differences(const Program& p, int gpus) {
   }
 }
 
+// The entry of the file that set a rank's size of a kernel: the last override of that rank and
+// kernel (overrides apply after factors), else the last imbalance naming the kernel. Errors in a
+// rank's size point at that entry's line, where the user wrote the number that broke it.
+struct RankSizeCause {
+  SourceLocation location;
+  std::string key;
+};
+
+std::optional<RankSizeCause> rank_size_cause(const Program& p, const std::string& kernel, int rank) {
+  for (size_t i = p.rank_overrides.size(); i-- > 0;) {
+    const RankOverride& o = p.rank_overrides[i];
+    if (o.rank == rank && o.kernel == kernel)
+      return RankSizeCause{o.location, fmt::format("{}.rank_overrides[{}]", p.name, i)};
+  }
+  for (size_t i = p.imbalance.size(); i-- > 0;) {
+    const RankImbalance& im = p.imbalance[i];
+    if (std::find(im.kernels.begin(), im.kernels.end(), kernel) != im.kernels.end())
+      return RankSizeCause{im.location, fmt::format("{}.imbalance[{}].factors[{}]", p.name, i, rank)};
+  }
+  return std::nullopt;
+}
+
+// The bound one rank's kernel must keep (the same checks its own file format applies).
+void check_rank_kernel_size(const Program& p, const ProgramKernel& k, int rank) {
+  const auto key = [&](const char* field) { return fmt::format("{}[rank {}]", key_of(p, k, field), rank); };
+  switch (k.kind) {
+    case KernelKind::gemm: check_gemm_shape(k.gemm.m, k.gemm.n, k.gemm.k, k.location, key("gemm")); break;
+    case KernelKind::memory:
+      checked_bytes(static_cast<double>(k.memory.bytes), k.location, key("memory") + ".bytes");
+      break;
+    case KernelKind::dma_copy:
+      checked_bytes(static_cast<double>(k.dma.bytes), k.location, key("dma_copy") + ".bytes");
+      break;
+    case KernelKind::measured:
+      if (!std::isfinite(k.measured.time_us))
+        throw InputError(k.location, key("measured") + ".time_us", "the rank's time is infinite");
+      break;
+    case KernelKind::collective: break;
+  }
+}
+
 // What an imbalance factor or an override makes of each rank stays within the bounds every file
 // format's own sizes have (workloads/input_limits.h): no rank runs a GEMM or a copy that a
-// scenario file could not name.
+// scenario file could not name. The error names the imbalance or override entry that set the size
+// (its line and key) and, in the message, which kernel field of which rank it broke.
 void check_rank_sizes(const Program& p, int gpus) {
   if (p.imbalance.empty() && p.rank_overrides.empty()) return;
   for (int rank = 0; rank < gpus; ++rank) {
     const Program r = program_for_rank(p, rank);
     for (const ProgramKernel& k : r.kernels) {
-      // "<program>.kernels.<name>.gemm[rank 3].n": the field, and which rank's size broke it.
-      const auto key = [&](const char* field) {
-        return fmt::format("{}[rank {}]", key_of(p, k, field), rank);
-      };
-      switch (k.kind) {
-        case KernelKind::gemm: check_gemm_shape(k.gemm.m, k.gemm.n, k.gemm.k, k.location, key("gemm")); break;
-        case KernelKind::memory:
-          checked_bytes(static_cast<double>(k.memory.bytes), k.location, key("memory") + ".bytes");
-          break;
-        case KernelKind::dma_copy:
-          checked_bytes(static_cast<double>(k.dma.bytes), k.location, key("dma_copy") + ".bytes");
-          break;
-        case KernelKind::measured:
-          if (!std::isfinite(k.measured.time_us))
-            throw InputError(k.location, key("measured") + ".time_us",
-                             "an imbalance factor makes this time infinite");
-          break;
-        case KernelKind::collective: break;
+      try {
+        check_rank_kernel_size(p, k, rank);
+      } catch (const InputError& e) {
+        const auto cause = rank_size_cause(p, k.name, rank);
+        if (!cause) throw;  // the kernel's own size (checked at parse time for files)
+        throw InputError(cause->location, cause->key, fmt::format("gives {}: {}", e.key(), e.problem()));
       }
     }
   }

@@ -80,6 +80,8 @@ public:
   [[nodiscard]] DmaCollectives& dma() { return dma_; }
 
   void prepare_gemm(const wl::Gemm& gemm);
+  // The prepared GEMM's operands and calls (the GEMM launch probe times them directly).
+  [[nodiscard]] BlasGemm& gemm() { return gemm_; }
   void prepare_collective(const CollShape& shape);
   [[nodiscard]] const CollShape& collective() const { return shape_; }
 

@@ -35,6 +35,7 @@ DeviceSet::DeviceSet() {
   C3_HIP(hipHostMalloc(&host, sizeof(int), hipHostMallocMapped | hipHostMallocPortable));
   timeout_flag_ = static_cast<int*>(host);
   *timeout_flag_ = 0;
+  start_hold_ = std::make_unique<StartHold>(timeout_flag_);
 }
 
 DeviceSet::~DeviceSet() {
@@ -44,6 +45,7 @@ DeviceSet::~DeviceSet() {
     for (auto& [name, s] : gpus_[g].streams) (void)hipStreamDestroy(s);
     for (hipEvent_t e : gpus_[g].events) (void)hipEventDestroy(e);
   }
+  start_hold_.reset();
   if (timeout_flag_ != nullptr) (void)hipHostFree(timeout_flag_);
 }
 

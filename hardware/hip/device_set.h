@@ -5,10 +5,12 @@
 // thread, as in the paper's ConCCL.
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "hardware/hip/gpu_runtime.h"
+#include "hardware/hip/start_hold.h"
 
 namespace c3sim::bench {
 
@@ -41,6 +43,9 @@ public:
   // (trial.cpp checks it) instead of hanging the GPU.
   [[nodiscard]] int* timeout_flag() const { return timeout_flag_; }
 
+  // Holds a timed trial's first part on the GPUs until the host has queued it (start_hold.h).
+  [[nodiscard]] StartHold& start_hold() { return *start_hold_; }
+
   void synchronize_all();
 
 private:
@@ -50,6 +55,7 @@ private:
     std::vector<hipEvent_t> events;
   };
   int* timeout_flag_ = nullptr;
+  std::unique_ptr<StartHold> start_hold_;
   std::vector<Gpu> gpus_;
   int highest_priority_ = 0;
 };

@@ -58,7 +58,7 @@ wl::EnvRecord probe_environment(DeviceSet& devices) {
   C3_BLAS(cublasGetProperty(MAJOR_VERSION, &major));
   C3_BLAS(cublasGetProperty(MINOR_VERSION, &minor));
   C3_BLAS(cublasGetProperty(PATCH_LEVEL, &patch));
-  d["blas_library"] = "cuBLAS";
+  d["blas_library"] = blas_library();
   d["blas_version"] = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 #else
   d["blas_library"] = blas_library();

@@ -33,6 +33,17 @@
 #define C3BENCH_HAVE_ZERO_CTA 0
 #endif
 
+// GEMMs through the Lt interface, the operation described and its algorithm chosen once per shape
+// and SM target, outside any timed region: cuBLASLt on NVIDIA, hipBLASLt where ROCm has it
+// (blas_gemm.h). Without it (Debian's ROCm) hipBLAS chooses per call.
+#if defined(C3BENCH_NVIDIA)
+#define C3BENCH_GEMM_LT 1
+#elif C3BENCH_HAVE_HIPBLASLT
+#define C3BENCH_GEMM_LT 1
+#else
+#define C3BENCH_GEMM_LT 0
+#endif
+
 namespace c3sim::bench {
 
 #if defined(C3BENCH_AMD)

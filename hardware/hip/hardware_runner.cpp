@@ -4,8 +4,10 @@
 #include <set>
 #include <string>
 
+#include "hardware/hip/blas_gemm.h"
 #include "hardware/hip/device_error.h"
 #include "hardware/hip/env_probe.h"
+#include "hardware/hip/gemm_launch_probe.h"
 #include "hardware/hip/launch_probe.h"
 #include "hardware/hip/records.h"
 #include "workloads/scenario_io.h"
@@ -34,9 +36,19 @@ wl::EnvRecord HardwareRunner::environment() {
     // The scenario measurements do not depend on the probe; say why it is missing instead.
     env.details["launch"] = {{"error", e.what()}};
   }
+  if (!gemm_launch_.empty())
+    env.details["gemm_launch"] = probe_gemm_launch(bench_, gemm_launch_, gemm_launch_reps_);
   // How c3 records' parts were started (trial.h): in order from one host thread, nothing held
   // back. Files without this key held every stream behind one gate and released them together.
   env.details["launch_semantics"] = "ordered";
+  // Where each trial's timed region starts (trial.h, start_hold.h). Files without this key
+  // started it on an idle stream before the first part's host call, so that call's host work and
+  // launch latency were timed (about 40 us for a cublasGemmEx on H200, issue 14).
+  env.details["trial_start"] = "held";
+  env.details["gemm_call"] =
+      std::string(blas_library()) + (C3BENCH_GEMM_LT
+                                         ? ": algorithm chosen once per shape and SM target before timing"
+                                         : ": hipblasGemmEx, stream and workspace set per call");
   // How every timed trial was started (bench.h Conditioning) and whether clocks were read. Files
   // without this key ran all trials back to back in a fixed order, unconditioned.
   env.details["trial_conditioning"] = bench_.conditioning().describe();

@@ -2,6 +2,7 @@
 // The real-hardware implementation of wl::Runner (the simulated one lives in models/): runs a
 // scenario's isolated baselines and its concurrent GEMM + collective under each policy on every
 // visible GPU and returns records in the shared measurement schema.
+#include <utility>
 #include <vector>
 
 #include "hardware/hip/bench.h"
@@ -18,6 +19,11 @@ public:
   // The env record, with the launch microbenchmarks (details.launch) measured now.
   [[nodiscard]] wl::EnvRecord environment() override;
   void set_launch_probe_reps(int reps) { launch_reps_ = reps; }
+  // Also probe these GEMMs' launch (gemm_launch_probe.h) into details.gemm_launch.
+  void set_gemm_launch_probe(std::vector<wl::Gemm> gemms, int reps) {
+    gemm_launch_ = std::move(gemms);
+    gemm_launch_reps_ = reps;
+  }
   // Records, in order: iso_gemm (whole GPU, then each limit), iso_coll (cu, each CTA limit, dma,
   // vendor_zero_cta; reductions: cu only), then one c3 per policy, each launched in its order
   // (trial.h). Throws DeviceError if a collective's output bytes
@@ -31,6 +37,8 @@ private:
   Bench bench_;
   DmaOptions dma_;
   int launch_reps_ = 20;
+  std::vector<wl::Gemm> gemm_launch_;
+  int gemm_launch_reps_ = 0;
 };
 
 }  // namespace c3sim::bench

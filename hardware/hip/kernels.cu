@@ -129,6 +129,17 @@ __global__ void stamp_kernel(unsigned long long* stamp, std::uint64_t spin_ns) {
   while (device_ns() - start < spin_ns) {}
 }
 
+__global__ void hold_kernel(const volatile std::uint32_t* word, std::uint32_t value, std::uint64_t timeout_ns,
+                            int* timed_out) {
+  const std::uint64_t start = device_ns();
+  while (*word != value) {
+    if (device_ns() - start > timeout_ns) {
+      *timed_out = 1;
+      return;
+    }
+  }
+}
+
 unsigned blocks_for(std::size_t count) {
   const std::size_t want = (count + kThreads - 1) / kThreads;
   return static_cast<unsigned>(want < kMaxBlocks ? (want == 0 ? 1 : want) : kMaxBlocks);
@@ -210,6 +221,12 @@ void launch_spin(hipStream_t stream, int workgroups, std::uint64_t spin_ns) {
 
 void launch_stamp(hipStream_t stream, unsigned long long* stamp, std::uint64_t spin_ns) {
   stamp_kernel<<<1, 32, 0, stream>>>(stamp, spin_ns);
+  C3_LAUNCHED();
+}
+
+void launch_hold(hipStream_t stream, const volatile std::uint32_t* word, std::uint32_t value,
+                 std::uint64_t timeout_ns, int* timed_out) {
+  hold_kernel<<<1, 1, 0, stream>>>(word, value, timeout_ns, timed_out);
   C3_LAUNCHED();
 }
 

@@ -44,6 +44,10 @@ void launch_stream_add(hipStream_t stream, const void* src, void* dst, std::size
 // `workgroups` workgroups that each spin for spin_ns (a `measured` program kernel's stand-in).
 void launch_spin(hipStream_t stream, int workgroups, std::uint64_t spin_ns);
 void launch_stamp(hipStream_t stream, unsigned long long* stamp, std::uint64_t spin_ns);
+// The trial start hold (start_hold.h): one thread polls the host-mapped *word until it reads
+// `value`; after timeout_ns it sets *timed_out and ends.
+void launch_hold(hipStream_t stream, const volatile std::uint32_t* word, std::uint32_t value,
+                 std::uint64_t timeout_ns, int* timed_out);
 
 // Counts (atomically into *mismatches) words of `recv` on rank `me` that differ from what the
 // collective must leave there, given every rank's send buffer was filled by launch_fill_words

@@ -330,6 +330,10 @@ int command_sweep(const CommonOptions& o, const SweepOptions& so) {
       if (seen.insert(sc.gemm.shape_string()).second) q.gemms.push_back(sc.gemm);
     }
   }
+  const bool gemm_launch = std::find(q.what.begin(), q.what.end(), "gemm_launch") != q.what.end();
+  if (gemm_launch && q.gemms.empty()) {
+    throw InputError({}, "--what", "gemm_launch needs a scenario file (its GEMM shapes)");
+  }
   q.sm_limits = parse_ints(sm_limits, "--sm-limits");
   q.cta_limits = parse_ints(cta_limits, "--cta-limits");
   q.sizes = parse_sizes(sizes, "--sizes");
@@ -347,6 +351,7 @@ int command_sweep(const CommonOptions& o, const SweepOptions& so) {
   bench::HardwareRunner runner(dma);
   runner.bench().set_conditioning(cond);
   if (std::find(q.what.begin(), q.what.end(), "launch") != q.what.end()) runner.set_launch_probe_reps(100);
+  if (gemm_launch) runner.set_gemm_launch_probe(q.gemms, std::max(20, q.trials));
   sink.write({runner.environment()});
   sink.write(bench::run_sweeps(runner, q));
   sink.finish();
@@ -441,7 +446,8 @@ int main(int argc, char** argv) {
   sweep
       ->add_option("--what", so.what,
                    "Comma-separated: gemm_sms, gemm_sms_rest, coll_ctas, dma_size, dma_engines, "
-                   "dma_latency, copy_engine, launch, or all")
+                   "dma_latency, copy_engine, launch, gemm_launch (the scenario GEMMs' launch beside "
+                   "a running kernel, held and unheld, into the env record), or all (not gemm_launch)")
       ->capture_default_str();
   sweep
       ->add_option("--sm-limits", so.sm_limits,

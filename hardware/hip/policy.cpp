@@ -115,7 +115,7 @@ std::string policy_help() {
   const std::string library = "NCCL";
   const std::string partition =
       "green contexts (cuDevSmResourceSplitByCount): the collective on >= n SMs, NCCL capped at n "
-      "CTAs, the GEMM on the rest (cublasSetSmCountTarget)";
+      "CTAs, the GEMM on the rest (the SM count target of its cuBLASLt plan)";
   const std::string dma = "own DMA collective: copy engines, one cudaMemcpyBatchAsync per GPU and queue";
   const std::string prio_note = "prio with rp: the partition group's high-priority stream";
 #endif

@@ -23,7 +23,7 @@
 // Per-kernel rows are GPU 0's, medians over trials.
 // CU masks (`cus`, what rp:<n>, sp_rp:<n> and dma_rp:<n> set): each masked stream runs on the SMs
 // c3sim gives it (stream_sm_ranges), realized per GPU as green contexts (SmLayout in
-// sm_partition.h; NVIDIA only); a GEMM there is planned for its SMs (cublasSetSmCountTarget) and a
+// sm_partition.h; NVIDIA only); a GEMM there is planned for its SMs (cuBLASLt SM count target) and a
 // library collective there is capped at as many CTAs (ncclConfig_t.maxCTAs), as pair mode's rp.
 // impl vendor_zero_cta: the library's zero-CTA copy-engine collective (NCCL >= 2.28) on symmetric
 // buffers, one communicator set per program stream as for cu.
@@ -86,7 +86,10 @@ public:
 
 private:
   struct Resources;
-  Timeline run_once(const wl::Program& program);
+  // held: the first kernel queued behind the start hold (start_hold.h; timed runs). Priming runs
+  // are unheld: a first launch may load modules or set up communicators, which must not wait
+  // behind a spinning hold.
+  Timeline run_once(const wl::Program& program, bool held = true);
   // Medians (and the step's spread) over `trials` after one untimed run and `warmups` runs.
   Timeline measure(const wl::Program& program, int warmups, int trials, Summary* step);
 

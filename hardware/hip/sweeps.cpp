@@ -12,8 +12,9 @@ namespace c3sim::bench {
 namespace {
 
 const std::vector<std::string>& sweep_names() {
-  static const std::vector<std::string> names{"gemm_sms",    "gemm_sms_rest", "coll_ctas",   "dma_size",
-                                              "dma_engines", "dma_latency",   "copy_engine", "launch"};
+  static const std::vector<std::string> names{"gemm_sms",    "gemm_sms_rest", "coll_ctas",
+                                              "dma_size",    "dma_engines",   "dma_latency",
+                                              "copy_engine", "launch",        "gemm_launch"};
   return names;
 }
 
@@ -167,7 +168,7 @@ void validate_sweep(const SweepRequest& request) {
       throw InputError({}, "--what",
                        "unknown sweep '" + w +
                            "' (known: gemm_sms, gemm_sms_rest, coll_ctas, dma_size, "
-                           "dma_engines, dma_latency, all)");
+                           "dma_engines, dma_latency, copy_engine, launch, gemm_launch, all)");
     }
   }
 }

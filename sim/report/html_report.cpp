@@ -1,5 +1,7 @@
 #include "sim/report/html_report.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "sim/report/report_assets.h"
@@ -69,6 +71,25 @@ std::string render_html(const nlohmann::json& data) {
         fmt::format("<section><h2>{}</h2><canvas id=\"{}\" width=\"{}\" height=\"{}\"></canvas></section>\n",
                     s.heading, s.id, s.width, s.height);
   }
+  // Say what the numbers on the page are over: scenario charts show speedups over serial execution,
+  // the program chart step times beside the no-interference critical path. A page holding only
+  // programs must not explain speedups it does not show.
+  const bool only_programs = std::all_of(charts.begin(), charts.end(), [](const nlohmann::json& c) {
+    return c.get<std::string>() == "program-steps";
+  });
+  std::string meaning;
+  if (!only_programs) {
+    meaning +=
+        " Speedups are over serial execution (isolated GEMM + isolated collective); ideal = serial / max of "
+        "the "
+        "isolated times.";
+  }
+  if (wanted("program-steps")) {
+    meaning +=
+        " Program step times are simulated per policy; ideal = the step's critical path with every kernel at "
+        "its "
+        "isolated time.";
+  }
   std::string sources;
   for (const auto& f : data.value("sources", nlohmann::json::array())) {
     sources += (sources.empty() ? "" : ", ") + html_escape(f.get<std::string>());
@@ -84,7 +105,7 @@ std::string render_html(const nlohmann::json& data) {
 </head>
 <body>
 <h1>c3sim report{}</h1>
-<p class="meta">From {}. Speedups are over serial execution (isolated GEMM + isolated collective); ideal = serial / max of the isolated times.</p>
+<p class="meta">From {}.{}</p>
 <p id="chart-status">charts not drawn (JavaScript disabled?)</p>
 {}<script>
 {}</script>
@@ -96,8 +117,8 @@ std::string render_html(const nlohmann::json& data) {
 )",
       data.value("hardware", "").empty() ? "" : " - " + html_escape(data.value("hardware", "")), report_css(),
       data.value("hardware", "").empty() ? "" : ": " + html_escape(data.value("hardware", "")),
-      sources.empty() ? "the given records" : sources, sections, chart_js(), script_safe(data.dump()),
-      report_js());
+      sources.empty() ? "the given records" : sources, meaning, sections, chart_js(),
+      script_safe(data.dump()), report_js());
 }
 
 }  // namespace c3sim::report

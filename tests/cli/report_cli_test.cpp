@@ -38,6 +38,19 @@ protected:
     return read_file(path("report.html"));
   }
 
+  // Writes `yaml` as NAME.yaml, sweeps it to NAME.jsonl and reports that as NAME.html; false (with
+  // the failing command's output) when either command fails.
+  [[nodiscard]] bool sweep_and_report(const std::string& name, const std::string& yaml) {
+    const std::string sweep = write(name + ".yaml", yaml);
+    auto r = run_command(c3sim_binary() + " sweep " + sweep + " -q -o " + path(name + ".jsonl") + " 2>&1");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    if (r.exit_code != 0) return false;
+    r = run_command(c3sim_binary() + " report " + path(name + ".jsonl") + " -o " + path(name + ".html") +
+                    " 2>&1");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return r.exit_code == 0;
+  }
+
   // The first headless-capable browser on PATH, or "" when there is none.
   static std::string chromium() {
     for (const char* b : {"chromium", "chromium-browser", "google-chrome"}) {
@@ -65,6 +78,9 @@ TEST_F(ReportCli, PageIsSelfContained) {
   EXPECT_EQ(html.find("href=\"http"), std::string::npos);
   EXPECT_EQ(html.find("sourceMappingURL"), std::string::npos);
   EXPECT_NE(html.find("Chart.js v4"), std::string::npos);  // the bundled library's banner
+  // Scenario records only: the page explains its speedups and says nothing of program steps.
+  EXPECT_NE(html.find("Speedups are over serial"), std::string::npos);
+  EXPECT_EQ(html.find("Program step times"), std::string::npos);
 }
 
 TEST_F(ReportCli, EveryChartDrawsInHeadlessChromium) {
@@ -84,14 +100,10 @@ TEST_F(ReportCli, EveryChartDrawsInHeadlessChromium) {
 TEST_F(ReportCli, ManyVariantSweepDrawsTheHeatmaps) {
   const std::string browser = chromium();
   if (browser.empty()) GTEST_SKIP() << "no chromium on PATH (Debian: chromium); CI installs it";
-  const std::string sweep = write("sweep.yaml",
-                                  "hardware: mi300x\nscenarios: [cb1_896M_ag]\npolicies: [sp, dma]\n"
-                                  "grid:\n  spec.dma.engines: [7, 8, 10, 12, 14]\n"
-                                  "  workload.collective.bytes: [1 MiB, 4 MiB, 16 MiB, 64 MiB, 256 MiB]\n");
-  auto r = run_command(c3sim_binary() + " sweep " + sweep + " -q -o " + path("sweep.jsonl") + " 2>&1");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  r = run_command(c3sim_binary() + " report " + path("sweep.jsonl") + " -o " + path("sweep.html") + " 2>&1");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_TRUE(sweep_and_report("sweep",
+                               "hardware: mi300x\nscenarios: [cb1_896M_ag]\npolicies: [sp, dma]\n"
+                               "grid:\n  spec.dma.engines: [7, 8, 10, 12, 14]\n"
+                               "  workload.collective.bytes: [1 MiB, 4 MiB, 16 MiB, 64 MiB, 256 MiB]\n"));
   const std::string dom = dump_dom(browser, "sweep.html");
   EXPECT_EQ(attribute(dom, "data-charts-expected"), "2") << dom.substr(0, 2000);
   EXPECT_EQ(attribute(dom, "data-charts-drawn"), "2");
@@ -100,17 +112,15 @@ TEST_F(ReportCli, ManyVariantSweepDrawsTheHeatmaps) {
 // A program-only sweep (the FSDP study's kind) writes no c3 records: the report draws the step
 // time per variant and policy instead of failing with "nothing to plot".
 TEST_F(ReportCli, ProgramSweepDrawsTheStepTimes) {
-  const std::string sweep =
-      write("fsdp.yaml",
-            "hardware: mi300x\nprograms:\n  - {generate: fsdp-layer, model: llama-70b}\n"
-            "policies: [sp, dma]\nvariants:\n  - {name: host_preset}\n"
-            "  - {name: reduce_64, spec.dma.reduce_bandwidth: 64 GB/s}\n");
-  auto r = run_command(c3sim_binary() + " sweep " + sweep + " -q -o " + path("fsdp.jsonl") + " 2>&1");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  r = run_command(c3sim_binary() + " report " + path("fsdp.jsonl") + " -o " + path("fsdp.html") + " 2>&1");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_TRUE(sweep_and_report("fsdp",
+                               "hardware: mi300x\nprograms:\n  - {generate: fsdp-layer, model: llama-70b}\n"
+                               "policies: [sp, dma]\nvariants:\n  - {name: host_preset}\n"
+                               "  - {name: reduce_64, spec.dma.reduce_bandwidth: 64 GB/s}\n"));
   const std::string html = read_file(path("fsdp.html"));
   EXPECT_NE(html.find("id=\"program-steps\""), std::string::npos);
+  // The page explains step times and their ideal, not the pair speedups it does not show.
+  EXPECT_NE(html.find("Program step times"), std::string::npos);
+  EXPECT_EQ(html.find("Speedups are over serial"), std::string::npos);
   const std::string browser = chromium();
   if (browser.empty()) GTEST_SKIP() << "no chromium on PATH (Debian: chromium); CI installs it";
   const std::string dom = dump_dom(browser, "fsdp.html");

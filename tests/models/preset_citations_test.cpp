@@ -74,9 +74,13 @@ double from_record(StrictMap r, const hw::NodeSpec& spec) {
   } else if (type == "coll_rate") {
     out = coll_rate(records, r.string("op"), r.integer("bytes"), r.string("config")) * r.number("scale");
   } else if (type == "coll_ratio") {
+    // `over_op` (default: op) compares two collectives; `scale` (default 1) turns the ratio of their
+    // bytes / time into one of sent bytes.
     const std::string op = r.string("op");
     const auto bytes = r.integer("bytes");
-    out = coll_rate(records, op, bytes, r.string("config")) / coll_rate(records, op, bytes, r.string("over"));
+    const std::string over_op = r.optional_string("over_op").value_or(op);
+    out = coll_rate(records, op, bytes, r.string("config")) /
+          coll_rate(records, over_op, bytes, r.string("over")) * r.optional_number("scale").value_or(1.0);
   } else {
     r.fail("type", "unknown record type");
   }

@@ -99,19 +99,26 @@ TEST(ProgramRanks, BadRankDifferencesNameTheKey) {
 // A factor or an override may not build, on any rank, what a scenario file could not name: the
 // GEMM side, GEMM output and byte bounds of workloads/input_limits.h hold per rank.
 TEST(ProgramRanks, RankSizesKeepTheFileBounds) {
+  // The error points at the imbalance or override entry that set the size (line 14 holds the
+  // imbalance, line 16 the override) and its message names the kernel field and rank it broke.
   // Rank 1's factor 1e300 on n: clamped before rounding (no overflow), then over 2^24 per side.
-  EXPECT_EQ(fit_error(edit("factors: [1, 1.5, 0.5, 1]", "factors: [1, 1e300, 0.5, 1]")).key(),
-            "moe.kernels.up.gemm[rank 1].n");
+  InputError e = fit_error(edit("factors: [1, 1.5, 0.5, 1]", "factors: [1, 1e300, 0.5, 1]"));
+  EXPECT_EQ(e.key(), "moe.imbalance[0].factors[1]");
+  EXPECT_EQ(e.where().line, 14);
+  EXPECT_NE(e.problem().find("moe.kernels.up.gemm[rank 1].n"), std::string::npos) << e.problem();
   // 28672 x 16777216 = 4.8e11 output elements > 2^36 = 6.9e10, each side within 2^24.
-  EXPECT_EQ(fit_error(edit("kernel: up, k: 2048", "kernel: up, n: 16777216")).key(),
-            "moe.kernels.up.gemm[rank 3].n");
-  // 1 GiB x 2^21 = 2^51 bytes > 1 PiB = 2^50.
-  EXPECT_EQ(fit_error(edit("factors: [1, 1.5, 0.5, 1]", "factors: [1, 2097152, 0.5, 1]")).key(),
-            "moe.kernels.up.gemm[rank 1].n");
-  EXPECT_EQ(fit_error(edit("kernels: [up, act, opt], dim: n, factors: [1, 1.5, 0.5, 1]",
-                           "kernels: [act], dim: n, factors: [1, 2097152, 0.5, 1]"))
-                .key(),
-            "moe.kernels.act.memory[rank 1].bytes");
+  e = fit_error(edit("kernel: up, k: 2048", "kernel: up, n: 16777216"));
+  EXPECT_EQ(e.key(), "moe.rank_overrides[0]");
+  EXPECT_EQ(e.where().line, 16);
+  EXPECT_NE(e.problem().find("moe.kernels.up.gemm[rank 3].n"), std::string::npos) << e.problem();
+  // 1 GiB x 2^21 = 2^51 bytes > 1 PiB = 2^50; the GEMM (listed first) breaks first.
+  e = fit_error(edit("factors: [1, 1.5, 0.5, 1]", "factors: [1, 2097152, 0.5, 1]"));
+  EXPECT_EQ(e.key(), "moe.imbalance[0].factors[1]");
+  EXPECT_NE(e.problem().find("moe.kernels.up.gemm[rank 1].n"), std::string::npos) << e.problem();
+  e = fit_error(edit("kernels: [up, act, opt], dim: n, factors: [1, 1.5, 0.5, 1]",
+                     "kernels: [act], dim: n, factors: [1, 2097152, 0.5, 1]"));
+  EXPECT_EQ(e.key(), "moe.imbalance[0].factors[1]");
+  EXPECT_NE(e.problem().find("moe.kernels.act.memory[rank 1].bytes"), std::string::npos) << e.problem();
   // The base shape too: a program GEMM over 2^36 output elements is refused at parse time.
   EXPECT_THROW((void)load(edit("m: 28672, n: 16384", "m: 16777216, n: 16384")), InputError);
 }

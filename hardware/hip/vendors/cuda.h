@@ -3,6 +3,7 @@
 // this header (in the spirit of llama.cpp's ggml-cuda/vendors/hip.h, in the other direction) maps
 // exactly the names the runner uses, nothing more. Adding a HIP call to the runner means adding its
 // CUDA name here; a missing one is a compile error on NVIDIA, never a silent fallback.
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -83,6 +84,27 @@
 #define HIP_R_16BF CUDA_R_16BF
 #define HIP_R_16F CUDA_R_16F
 #define HIP_R_32F CUDA_R_32F
+
+// BLASLt (hipBLASLt names -> cuBLASLt; the same calls and argument order).
+#define hipblasLtHandle_t cublasLtHandle_t
+#define hipblasLtCreate cublasLtCreate
+#define hipblasLtDestroy cublasLtDestroy
+#define hipblasLtMatmulDesc_t cublasLtMatmulDesc_t
+#define hipblasLtMatmulDescCreate cublasLtMatmulDescCreate
+#define hipblasLtMatmulDescDestroy cublasLtMatmulDescDestroy
+#define hipblasLtMatmulDescSetAttribute cublasLtMatmulDescSetAttribute
+#define hipblasLtMatrixLayout_t cublasLtMatrixLayout_t
+#define hipblasLtMatrixLayoutCreate cublasLtMatrixLayoutCreate
+#define hipblasLtMatrixLayoutDestroy cublasLtMatrixLayoutDestroy
+#define hipblasLtMatmulPreference_t cublasLtMatmulPreference_t
+#define hipblasLtMatmulPreferenceCreate cublasLtMatmulPreferenceCreate
+#define hipblasLtMatmulPreferenceDestroy cublasLtMatmulPreferenceDestroy
+#define hipblasLtMatmulPreferenceSetAttribute cublasLtMatmulPreferenceSetAttribute
+#define HIPBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES
+#define hipblasLtMatmulHeuristicResult_t cublasLtMatmulHeuristicResult_t
+#define hipblasLtMatmulAlgo_t cublasLtMatmulAlgo_t
+#define hipblasLtMatmulAlgoGetHeuristic cublasLtMatmulAlgoGetHeuristic
+#define hipblasLtMatmul cublasLtMatmul
 
 // NCCL and RCCL share the nccl* API names...
 // ...except the all-to-all entry point, spelled ncclAllToAll in RCCL and ncclAlltoAll in NCCL.

@@ -145,8 +145,7 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
     const engine::StreamId stream = gpu.add_stream(std::move(sc));
     state.declare_gemm(kGemmKernel, plan.geometry);
     gemm_model = std::make_shared<GemmWorkgroupModel>(plan, spec_, cache_model_, res, state);
-    const double tiles = static_cast<double>(plan.geometry.tiles());
-    sim.at(s.gemm_launch, [&, stream, plan, tiles] {
+    sim.at(s.gemm_launch, [&, stream, plan] {
       engine::KernelDesc d{
           fmt::format("gemm:{}", plan.gemm.tag.empty() ? plan.gemm.shape_string() : plan.gemm.tag),
           plan.workgroups,
@@ -154,11 +153,10 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
           s_to_ps(spec_.model.dispatch.kernel_launch_latency),
           engine::FlowOwner{kGemmKernel, engine::KernelKind::gemm},
           plan.holds_cus};
-      gemm_k = gpu.launch(stream, d, gemm_model, [&, tiles](TimePs now) {
+      gemm_k = gpu.launch(stream, d, gemm_model, [&](TimePs now) {
         out.gemm_end = now;
-        const GemmTraffic& t = gemm_model->last_traffic();
-        out.gemm_llc_bytes = tiles * t.llc;
-        out.gemm_hbm_bytes = tiles * t.hbm;
+        out.gemm_llc_bytes = gemm_model->bytes().llc;
+        out.gemm_hbm_bytes = gemm_model->bytes().hbm;
       });
     });
   }

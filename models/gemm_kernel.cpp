@@ -69,8 +69,7 @@ GemmWorkgroupModel::GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, 
       stall_fraction_(spec.model.gemm.memory_stall_fraction),
       cu_miss_bw_(spec.model.gemm.cu_miss_bw),
       hbm_latency_ratio_(spec.model.gemm.hbm_miss_latency_ratio),
-      hbm_queueing_(spec.model.memory.hbm_queueing && spec.memory.llc_bytes > 0),
-      last_() {}
+      hbm_queueing_(spec.model.memory.hbm_queueing && spec.memory.llc_bytes > 0) {}
 
 GemmWorkgroupModel::TrafficInputs GemmWorkgroupModel::inputs(const engine::CohortContext& ctx) const {
   const auto xcd = static_cast<size_t>(ctx.xcd);
@@ -157,11 +156,14 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
 engine::CohortWork GemmWorkgroupModel::cohort_work(const engine::CohortContext& ctx) {
   own_ = ctx.owner.kernel;
   const TrafficInputs in = inputs(ctx);
-  last_ = traffic(ctx, in);
+  const GemmTraffic t = traffic(ctx, in);
+  const double tiles = plan_.tiles_per_wg * ctx.count;
+  bytes_.llc += tiles * t.llc;
+  bytes_.hbm += tiles * t.hbm;
   // Round unknown: the state may have moved since the last begin_refresh (a dispatch round
   // starts cohorts before the residency listener updates it).
-  handed_out(ctx.slot) = HandedOut{in, last_, 0};
-  return work_for(last_, ctx.xcd);
+  handed_out(ctx.slot) = HandedOut{in, t, 0};
+  return work_for(t, ctx.xcd);
 }
 
 void GemmWorkgroupModel::read_shared(SharedState& out) const {
@@ -239,7 +241,6 @@ std::optional<engine::CohortWork> GemmWorkgroupModel::refresh(const engine::Coho
                     was.hbm_load_by_others == t.hbm_load_by_others;
   entry = HandedOut{in, t, round_};
   if (same) return std::nullopt;  // same demands: leave the flow (and the solver) alone
-  last_ = t;
   return work_for(t, ctx.xcd);
 }
 

@@ -66,9 +66,16 @@ public:
   [[nodiscard]] const GemmPlan& plan() const { return plan_; }
   // Per-tile traffic for a cohort on `xcd` given the current residency.
   [[nodiscard]] GemmTraffic traffic(const engine::CohortContext& ctx) const;
-  // Bytes moved at each level so far, integrated by the caller (for Fig. 6): per-tile traffic of
-  // the last cohort computed on each XCD.
-  [[nodiscard]] const GemmTraffic& last_traffic() const { return last_; }
+  // Bytes the kernel moves at each level (for Fig. 6 and the op-to-byte class): every cohort's
+  // tiles at the per-tile traffic it started with, summed over the cohorts started so far.
+  // Not the last cohort's traffic times all tiles: which cohort is computed last, and against
+  // which residency, is a tie-break of the dispatcher (the tail wave, or whichever of an
+  // instant's cohorts went last), and it moved a GEMM's bytes by up to 1.8x.
+  struct Bytes {
+    double llc = 0;
+    double hbm = 0;
+  };
+  [[nodiscard]] const Bytes& bytes() const { return bytes_; }
 
 private:
   engine::CohortWork work_for(const GemmTraffic& t, int xcd) const;
@@ -81,7 +88,7 @@ private:
   double cu_miss_bw_;  // 0: no per-CU miss limit
   double hbm_latency_ratio_;
   bool hbm_queueing_;  // model.memory.hbm_queueing, with an LLC
-  GemmTraffic last_;
+  Bytes bytes_;
   // What a cohort's traffic depends on besides its own position and size.
   struct TrafficInputs {
     int tiles_here = -1, comm_here = -1, tiles_total = -1;

@@ -231,7 +231,9 @@ void FluidSolver::remove_flow(FlowId f, TimePs now) {
   fl.rate = 0;
   fl.completes_at = -1;
   heap_erase(f.index);
-  free_.push_back(f.index);
+  // Kept in descending order, so the lowest free slot is reused first: flows started after a
+  // batch of completions take the slots in the order the finished ones held them.
+  free_.insert(std::lower_bound(free_.begin(), free_.end(), f.index, std::greater<>()), f.index);
   live_--;
 }
 

@@ -75,6 +75,14 @@ public:
   // Earliest completion among live flows (solving first if needed).
   [[nodiscard]] std::optional<std::pair<TimePs, FlowId>> next_completion(TimePs now);
 
+  // The earliest completion the last solve scheduled, without solving (flows changed since keep
+  // the time it gave them; flows added since have none unless bound-only).
+  [[nodiscard]] std::optional<std::pair<TimePs, FlowId>> scheduled_completion() const {
+    if (completions_.empty()) return std::nullopt;
+    const Completion& c = completions_.front();
+    return std::make_pair(c.at, FlowId{c.index, flows_[static_cast<size_t>(c.index)].generation});
+  }
+
   // Inline, with get(): asked for every running cohort on every refresh.
   [[nodiscard]] bool alive(FlowId f) const {
     return f.index >= 0 && static_cast<std::size_t>(f.index) < flows_.size() &&

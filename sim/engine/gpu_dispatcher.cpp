@@ -436,15 +436,38 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
     const std::function<void(TimePs)> done = kern.done;
     start_head(stream);
     if (done) done(now);
-  } else if (kern.desc.holds_cus && kern.next_wg < kern.desc.workgroups && !dispatching_) {
+  } else if (kern.desc.holds_cus && kern.next_wg < kern.desc.workgroups) {
     // The finished workgroups' CUs stay with their kernel: as many as just finished on this XCD.
-    hold_limits_.assign(static_cast<size_t>(config_.xcds), 0);
-    hold_limits_[static_cast<size_t>(held_xcd)] = held_count;
-    dispatching_ = true;
-    (void)place(held_by, &hold_limits_);
-    start_claims();
-    dispatching_ = false;
+    if (held_.size() < kernels_.size()) held_.resize(kernels_.size());
+    std::vector<std::int64_t>& limits = held_[static_cast<size_t>(held_by)];
+    if (limits.empty()) {
+      limits.assign(static_cast<size_t>(config_.xcds), 0);
+      held_kernels_.push_back(held_by);
+    }
+    limits[static_cast<size_t>(held_xcd)] += held_count;
   }
+  // Every cohort finishing at this instant retires first; then one dispatch round and one
+  // residency update see them all (Simulation::defer).
+  if (!flush_pending_) {
+    flush_pending_ = true;
+    sim_.defer([this] { after_retires(); });
+  }
+}
+
+void GpuDispatcher::after_retires() {
+  flush_pending_ = false;
+  for (const KernelId k : held_kernels_) {
+    std::vector<std::int64_t>& limits = held_[static_cast<size_t>(k)];
+    const Kernel& kern = kernels_[static_cast<size_t>(k)];
+    if (kern.next_wg < kern.desc.workgroups) {
+      dispatching_ = true;
+      (void)place(k, &limits);
+      start_claims();
+      dispatching_ = false;
+    }
+    limits.clear();
+  }
+  held_kernels_.clear();
   try_dispatch();
   if (listener_) listener_(*this);  // residency changed whether or not anything new was placed
 }

@@ -146,6 +146,8 @@ private:
   [[nodiscard]] std::int64_t free_capacity(KernelId k, int xcd) const;
   [[nodiscard]] int stream_priority(KernelId k) const;
   void retire(Cohort* c, TimePs now);
+  // Dispatch and residency update for every cohort retired at this instant (deferred by retire).
+  void after_retires();
 
   Simulation& sim_;
   GpuConfig config_;
@@ -166,7 +168,11 @@ private:
     std::int64_t first_wg = 0;
     std::vector<int> workgroups;  // the CU each workgroup went to, in order
   };
-  std::vector<std::int64_t> hold_limits_;  // scratch for holds_cus re-placement
+  // holds_cus kernels with retired workgroups at this instant: per kernel, per XCD, the CUs that
+  // go straight back to it (held_kernels_ in the order they first retired one).
+  std::vector<std::vector<std::int64_t>> held_;
+  std::vector<KernelId> held_kernels_;
+  bool flush_pending_ = false;
   std::vector<Claim> claims_;              // the first open_claims_ are this round's
   size_t open_claims_ = 0;
   // Scratch reused by every dispatch round (dispatch runs after every cohort retires).

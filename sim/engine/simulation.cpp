@@ -32,19 +32,38 @@ bool Simulation::step() {
     now_ = t;
     ++processed_;
     action();
+    run_deferred();
     // Sampled after the step so a counter holds the value the step left until the next change.
     if (trace_) trace_->sample_counters(*this);
     return true;
   }
   now_ = completion->first;
-  const FlowId f = completion->second;
+  finish_flow(completion->second);
+  // The rest of the flows due now, as the last solve scheduled them (earliest first, then index
+  // order; no re-solve between them: no time passes, so their progress is what that solve gave).
+  while (const auto also = solver_.scheduled_completion()) {
+    if (also->first != now_) break;
+    finish_flow(also->second);
+  }
+  run_deferred();
+  if (trace_) trace_->sample_counters(*this);
+  return true;
+}
+
+void Simulation::finish_flow(FlowId f) {
   solver_.remove_flow(f, now_);
   FlowDone done = std::move(on_done_[static_cast<size_t>(f.index)]);
   on_done_[static_cast<size_t>(f.index)] = nullptr;
   ++processed_;
   if (done) done(now_);
-  if (trace_) trace_->sample_counters(*this);
-  return true;
+}
+
+void Simulation::run_deferred() {
+  while (!deferred_.empty()) {
+    running_.swap(deferred_);
+    for (EventQueue::Action& a : running_) a();
+    running_.clear();
+  }
 }
 
 void Simulation::run() {

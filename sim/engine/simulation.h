@@ -4,7 +4,11 @@
 //
 // Two kinds of things happen: discrete events (kernel launches, host-side DMA submissions,
 // dispatch decisions) and fluid flows finishing. run() always takes whichever is earliest; at
-// equal times events go first, then flow completions in flow-index order.
+// equal times events go first, then flow completions in flow-index order. Every flow the last
+// solve scheduled to finish at one instant finishes in one step (all their callbacks, in index
+// order), and only then run the actions those callbacks deferred (defer()): a dispatcher whose
+// workgroups of one kernel end together on every XCD dispatches and refreshes once for the lot,
+// not once per cohort, with no solve in between.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -44,6 +48,10 @@ public:
   EventId after(TimePs delay, EventQueue::Action action) { return at(now_ + delay, std::move(action)); }
   void cancel(EventId id) { events_.cancel(id); }
 
+  // Runs `action` at the end of the current step: after every flow callback of a completion
+  // batch (or after the event's action). For work that must see the whole instant's changes.
+  void defer(EventQueue::Action action) { deferred_.push_back(std::move(action)); }
+
   FluidSolver& solver() { return solver_; }
   [[nodiscard]] const FluidSolver& solver() const { return solver_; }
 
@@ -70,6 +78,9 @@ public:
   [[nodiscard]] TraceRecorder* trace() const { return trace_; }
 
 private:
+  void finish_flow(FlowId f);
+  void run_deferred();
+
   EventQueue events_;
   FluidSolver solver_;
   std::vector<FlowDone> on_done_;  // by flow index (live flows only)
@@ -77,6 +88,8 @@ private:
   std::uint64_t processed_ = 0;
   TraceRecorder* trace_ = nullptr;
   std::vector<StepObserver*> observers_;
+  std::vector<EventQueue::Action> deferred_;
+  std::vector<EventQueue::Action> running_;  // the deferred actions being run (reused storage)
 };
 
 }  // namespace c3sim::engine

@@ -117,6 +117,31 @@ row "new shapes, unconditioned trials, own isolated records (228 scenarios)" \
 row "new shapes, conditioned trials, own isolated records (228 scenarios)" \
   "c3sim calibrate $C/h200x2_cond_beyond_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2c.yaml; c3sim validate $C/h200x2_cond_beyond_*.jsonl --hardware x2c.yaml" "$(summary "${cond[@]}")"
 
+# The same c3 records, calibrated with their GEMMs' isolated records re-measured with the fixed
+# harness on 1 x H200 (hardware/measurements/gemm_refit/) in place of the conditioned files' own,
+# which carry the old GEMM call's host cost; then the scenarios whose GEMM takes 2 ms or more alone
+# (where the host cost left in the c3 records is under 3%).
+R=$M/gemm_refit
+for f in "$C"/h200x2_cond_beyond_*.jsonl; do jq -c 'select(.kind != "iso_gemm")' "$f" >"$tmp/noiso_$(basename "$f")"; done
+"$C3SIM" calibrate "$tmp"/noiso_h200x2_cond_beyond_*.jsonl $R/h200x1_refit_gemm_*.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2r.yaml" 2>/dev/null
+refit=()
+for f in ag a2a a2a_more red red_more; do
+  "$C3SIM" validate $C/h200x2_cond_beyond_$f.jsonl --hardware "$tmp/x2r.yaml" --format json -o "$tmp/x2r_$f.json" 2>/dev/null
+  refit+=("$tmp/x2r_$f.json")
+done
+row "new shapes, conditioned trials, GEMMs alone re-measured with the fixed harness (1 x H200; 228 scenarios)" \
+  "jq -c 'select(.kind != \"iso_gemm\")' on each $C/h200x2_cond_beyond_*.jsonl > noiso_*.jsonl; c3sim calibrate noiso_*.jsonl $R/h200x1_refit_gemm_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2r.yaml; c3sim validate $C/h200x2_cond_beyond_*.jsonl --hardware x2r.yaml" "$(summary "${refit[@]}")"
+# Keep the rows and scenarios whose GEMM shape takes >= 2 ms alone on 132 SMs.
+long_shapes=$(jq -s '[.[] | select(.kind == "iso_gemm" and .time_us >= 2000) | "\(.m)x\(.n)x\(.k) \(.dtype // "bf16")"]' $R/h200x1_refit_gemm_full.jsonl)
+for j in "${refit[@]}"; do
+  jq --argjson long "$long_shapes" '
+    (.rows | map(select(.gemm_shape as $g | $long | index($g)))) as $rows |
+    ($rows | map(.scenario) | unique) as $keep |
+    .rows = $rows | .scenarios = (.scenarios | map(select(.scenario as $s | $keep | index($s))))' "$j" >"${j%.json}_long.json"
+done
+row "the same, scenarios whose GEMM takes >= 2 ms alone (120 of 228)" \
+  "as above, rows of the GEMM shapes >= 2 ms in $R/h200x1_refit_gemm_full.jsonl" "$(summary "${refit[@]/%.json/_long.json}")"
+
 # Programs measured by c3bench on 2 x H200 (chunked all-gather -> GEMM, the LLaMA-70B FSDP layer
 # step, a 2-way TP block, a Mixtral MoE layer; 28 program records): calibrate on the 2-GPU isolated
 # records (the ordered files and the program runs' own), predict each record's step time. The

@@ -61,16 +61,26 @@ double from_record(StrictMap r, const hw::NodeSpec& spec) {
   const std::string type = r.string("type");
   double out = std::nan("");
   if (type == "gemm_efficiency") {
-    const std::string tag = r.string("tag");
+    // `tags`: the median over several shapes (one record each per dtype), else the one `tag`.
+    std::vector<std::string> tags;
+    if (r.has("tags")) {
+      for (const YAML::Node& t : r.sequence("tags")) tags.push_back(t.as<std::string>());
+    } else {
+      tags.push_back(r.string("tag"));
+    }
+    const std::string dtype_name = r.optional_string("dtype").value_or("bf16");
+    const auto dtype = hw::parse_dtype(dtype_name);
+    if (!dtype) r.fail("dtype", "unknown dtype");
     const auto cus = r.integer("cus");
     std::vector<double> rates;
     for (const auto& rec : records) {
       const auto* g = std::get_if<wl::IsoGemmRecord>(&rec);
-      if (g && g->tag == tag && g->cus == cus && !g->extra.contains("partition")) {
+      if (g && g->dtype == dtype_name && std::find(tags.begin(), tags.end(), g->tag) != tags.end() &&
+          g->cus == cus && !g->extra.contains("partition")) {
         rates.push_back(2.0 * double(g->m) * double(g->n) * double(g->k) / (g->time_us * 1e-6));
       }
     }
-    out = median(rates) / spec.compute.peak_flops.at(hw::Dtype::bf16);
+    out = median(rates) / spec.compute.peak_flops.at(*dtype);
   } else if (type == "coll_rate") {
     out = coll_rate(records, r.string("op"), r.integer("bytes"), r.string("config")) * r.number("scale");
   } else if (type == "coll_ratio") {

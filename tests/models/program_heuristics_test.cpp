@@ -53,9 +53,9 @@ void print(const char* what, const char* set, const std::string& hardware, const
 // program exact on both. The bounds leave one program of room on the catalog. With the grounded
 // MI300X preset (issue 14): SP 28/30 within 2%, RP 29/30 (worst 3.0%). SP's worst is the paper's
 // rule itself on a G-long pair with a compute-bound GEMM: cb3 + 512 MiB all-gather, sp 7063 us vs
-// base 6596 (7.1%). Going first, the all-gather holds 64 CUs for its 1657 us, while cb3 runs
+// base 6596 (7.1%). Going first, the all-gather holds 64 CUs for its 1656 us, while cb3 runs
 // 1.293x slower with 64 CUs taken (Fig. 5(a) row): the GEMM, the critical path, loses
-// 1657 x (1 - 1/1.293) = 375 us of progress (5.7% of base) plus the wave its slowed tiles spill
+// 1656 x (1 - 1/1.293) = 375 us of progress (5.7% of base) plus the wave its slowed tiles spill
 // into (GEMM +599 us under sp, +142 under base); under base the all-gather waits and hides under
 // the GEMM's tail. sp_worst 0.08 is that case and no more.
 struct Expect {

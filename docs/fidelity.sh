@@ -43,6 +43,17 @@ summary() {
 rows=()
 row() { rows+=("| $1 | \`$2\` | $3 |"); }
 
+# validate_each PREFIX HARDWARE TAG [--cross]: validates PREFIX{ag,a2a,a2a_more,red,red_more}.jsonl
+# (the five beyond-Table-I files) against HARDWARE into $tmp/TAG_<file>.json; prints those paths.
+validate_each() {
+  local prefix=$1 hw=$2 tag=$3 f
+  shift 3
+  for f in ag a2a a2a_more red red_more; do
+    "$C3SIM" validate "$prefix$f.jsonl" --hardware "$hw" "$@" --format json -o "$tmp/${tag}_$f.json" 2>/dev/null
+    echo "$tmp/${tag}_$f.json"
+  done
+}
+
 # Own-data fit.
 "$C3SIM" calibrate $M/h200x4_*.jsonl "${REST[@]}" --hardware h200-sxm-x4 -o "$tmp/x4.yaml" 2>/dev/null
 "$C3SIM" validate $M/h200x4_table1.jsonl --hardware "$tmp/x4.yaml" --format json -o "$tmp/own.json"
@@ -71,11 +82,7 @@ row "x4 -> x2 transfer (Table I, simultaneous release)" \
 "$C3SIM" validate $M/h200x2_ordered_table1.jsonl --hardware "$tmp/x4.yaml" --cross --format json -o "$tmp/x4to2o.json" 2>/dev/null
 row "x4 -> x2 transfer (Table I, ordered launch)" \
   "c3sim validate $M/h200x2_ordered_table1.jsonl --hardware x4.yaml --cross" "$(summary "$tmp/x4to2o.json")"
-beyond=()
-for f in ag a2a a2a_more red red_more; do
-  "$C3SIM" validate $M/h200x2_ordered_beyond_$f.jsonl --hardware "$tmp/x4.yaml" --cross --format json -o "$tmp/x4to2b_$f.json" 2>/dev/null
-  beyond+=("$tmp/x4to2b_$f.json")
-done
+mapfile -t beyond < <(validate_each $M/h200x2_ordered_beyond_ "$tmp/x4.yaml" x4to2b --cross)
 row "x4 -> x2 new shapes (228 scenarios beyond Table I, ordered)" \
   "c3sim validate $M/h200x2_ordered_beyond_*.jsonl --hardware x4.yaml --cross" "$(summary "${beyond[@]}")"
 "$C3SIM" calibrate $M/h200x2_*.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2.yaml" 2>/dev/null
@@ -88,11 +95,7 @@ row "x2 -> x4 transfer" \
 # launch 2-GPU files (their own iso records among them, and the program runs'; no c3 record is
 # fitted). The older 2-GPU files (simultaneous release, another c3bench) are left out here.
 "$C3SIM" calibrate $M/h200x2_ordered_*.jsonl $M/h200x2_programs2_*.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2p.yaml" 2>/dev/null
-beyond2=()
-for f in ag a2a a2a_more red red_more; do
-  "$C3SIM" validate $M/h200x2_ordered_beyond_$f.jsonl --hardware "$tmp/x2p.yaml" --format json -o "$tmp/x2b_$f.json" 2>/dev/null
-  beyond2+=("$tmp/x2b_$f.json")
-done
+mapfile -t beyond2 < <(validate_each $M/h200x2_ordered_beyond_ "$tmp/x2p.yaml" x2b)
 row "new shapes, 2-GPU isolated calibration (228 scenarios beyond Table I, ordered)" \
   "c3sim calibrate $M/h200x2_ordered_*.jsonl $M/h200x2_programs2_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2p.yaml; c3sim validate $M/h200x2_ordered_beyond_*.jsonl --hardware x2p.yaml" "$(summary "${beyond2[@]}")"
 
@@ -104,14 +107,8 @@ row "new shapes, 2-GPU isolated calibration (228 scenarios beyond Table I, order
 C=$M/conditioned
 "$C3SIM" calibrate $M/h200x2_ordered_beyond_*.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2u.yaml" 2>/dev/null
 "$C3SIM" calibrate $C/h200x2_cond_beyond_*.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2c.yaml" 2>/dev/null
-unc=()
-cond=()
-for f in ag a2a a2a_more red red_more; do
-  "$C3SIM" validate $M/h200x2_ordered_beyond_$f.jsonl --hardware "$tmp/x2u.yaml" --format json -o "$tmp/x2u_$f.json" 2>/dev/null
-  "$C3SIM" validate $C/h200x2_cond_beyond_$f.jsonl --hardware "$tmp/x2c.yaml" --format json -o "$tmp/x2c_$f.json" 2>/dev/null
-  unc+=("$tmp/x2u_$f.json")
-  cond+=("$tmp/x2c_$f.json")
-done
+mapfile -t unc < <(validate_each $M/h200x2_ordered_beyond_ "$tmp/x2u.yaml" x2u)
+mapfile -t cond < <(validate_each $C/h200x2_cond_beyond_ "$tmp/x2c.yaml" x2c)
 row "new shapes, unconditioned trials, own isolated records (228 scenarios)" \
   "c3sim calibrate $M/h200x2_ordered_beyond_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2u.yaml; c3sim validate $M/h200x2_ordered_beyond_*.jsonl --hardware x2u.yaml" "$(summary "${unc[@]}")"
 row "new shapes, conditioned trials, own isolated records (228 scenarios)" \
@@ -124,11 +121,7 @@ row "new shapes, conditioned trials, own isolated records (228 scenarios)" \
 R=$M/gemm_refit
 for f in "$C"/h200x2_cond_beyond_*.jsonl; do jq -c 'select(.kind != "iso_gemm")' "$f" >"$tmp/noiso_$(basename "$f")"; done
 "$C3SIM" calibrate "$tmp"/noiso_h200x2_cond_beyond_*.jsonl $R/h200x1_refit_gemm_*.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2r.yaml" 2>/dev/null
-refit=()
-for f in ag a2a a2a_more red red_more; do
-  "$C3SIM" validate $C/h200x2_cond_beyond_$f.jsonl --hardware "$tmp/x2r.yaml" --format json -o "$tmp/x2r_$f.json" 2>/dev/null
-  refit+=("$tmp/x2r_$f.json")
-done
+mapfile -t refit < <(validate_each $C/h200x2_cond_beyond_ "$tmp/x2r.yaml" x2r)
 row "new shapes, conditioned trials, GEMMs alone re-measured with the fixed harness (1 x H200; 228 scenarios)" \
   "jq -c 'select(.kind != \"iso_gemm\")' on each $C/h200x2_cond_beyond_*.jsonl > noiso_*.jsonl; c3sim calibrate noiso_*.jsonl $R/h200x1_refit_gemm_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2r.yaml; c3sim validate $C/h200x2_cond_beyond_*.jsonl --hardware x2r.yaml" "$(summary "${refit[@]}")"
 # Keep the rows and scenarios whose GEMM shape takes >= 2 ms alone on 132 SMs.

@@ -173,7 +173,7 @@ private:
   std::vector<std::vector<std::int64_t>> held_;
   std::vector<KernelId> held_kernels_;
   bool flush_pending_ = false;
-  std::vector<Claim> claims_;              // the first open_claims_ are this round's
+  std::vector<Claim> claims_;  // the first open_claims_ are this round's
   size_t open_claims_ = 0;
   // Scratch reused by every dispatch round (dispatch runs after every cohort retires).
   std::vector<KernelId> ready_, level_;

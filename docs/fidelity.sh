@@ -191,7 +191,7 @@ row "programs under rp:<n> and zero-CTA on 2 x H200 (c3bench, 4 programs, 20 ste
   echo "|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
   echo
-  echo "MI300X and H200 presets against public and committed measurements (\`$MODELS_TESTS --gtest_filter=PresetCitations.*\`; 15% tolerance, hardware/citations.yaml):"
+  echo "MI300X, H100 and H200 presets against public and committed measurements (\`$MODELS_TESTS --gtest_filter=PresetCitations.*\`; 15% tolerance, hardware/citations.yaml):"
   echo
   echo "| preset, parameter or prediction | preset value | measured | error | status |"
   echo "|---|---|---|---|---|"

@@ -154,6 +154,31 @@ TEST(ReportSweepData, UnnamedTwoKeyGridPutsTheFirstKeyOnTheRows) {
   EXPECT_EQ(h["column_title"], "workload.collective.bytes");
 }
 
+TEST(ReportSweepData, TwoColumnKeysLabelColumnsByValuesInTitleOrder) {
+  // engine_bandwidth x submit_latency x engines, 3 x 3 x 3 = 27 variants (heatmaps start past 24),
+  // none named: the first key takes the rows, the other two the columns, whose labels are the
+  // values in the title's key order.
+  SweepRecords r;
+  int index = 0;
+  for (const char* bw : {"20 GB/s", "40 GB/s", "60 GB/s"}) {
+    for (const char* lat : {"1 us", "5 us", "20 us"}) {
+      for (const char* engines : {"2", "4", "7"}) {
+        json settings{{"model.dma.engine_bandwidth", bw},
+                      {"model.dma.submit_latency", lat},
+                      {"spec.dma.engines", engines}};
+        r.add_even(index, fmt::format("v{}", index), settings);
+        ++index;
+      }
+    }
+  }
+  const json h = r.report()["sweep_heatmaps"];
+  EXPECT_EQ(h["rows"],
+            json({"engine_bandwidth=20 GB/s", "engine_bandwidth=40 GB/s", "engine_bandwidth=60 GB/s"}));
+  EXPECT_EQ(h["columns"], json({"1 us, 2", "1 us, 4", "1 us, 7", "5 us, 2", "5 us, 4", "5 us, 7", "20 us, 2",
+                                "20 us, 4", "20 us, 7"}));
+  EXPECT_EQ(h["column_title"], "model.dma.submit_latency, spec.dma.engines");
+}
+
 // A program sweep (examples/dma_architecture_fsdp.yaml) writes program records only: the report
 // plots their step times, one group per variant and one bar per policy, in the sweep's order.
 wl::ProgramRecord program_run(const std::string& program, const std::string& variant, int index,

@@ -116,9 +116,11 @@
   function heatmap(id, h, spec) {
     const c = canvas(id);
     let ctx = c.getContext('2d');
-    const cellW = spec.second_line ? 66 : 60, cellH = spec.second_line ? 32 : 20;
     const rows = h.rows.map((r, i) => (spec.row_label ? spec.row_label(r, i) : r));
     ctx.font = font(12);
+    // Wide enough for the widest column label (values such as "20 us, 14").
+    const widest = Math.max(...h.columns.map((col) => ctx.measureText(col).width));
+    const cellW = Math.max(spec.second_line ? 66 : 60, Math.ceil(widest) + 10), cellH = spec.second_line ? 32 : 20;
     const labelW = Math.ceil(Math.max(...rows.map((r) => ctx.measureText(r).width), 60)) + 14;
     const gridW = cellW * h.columns.length;
     const width = Math.max(labelW + gridW + 16, 9 * 64 + 100);

@@ -32,6 +32,7 @@ struct RawValue {
 struct MergedTree {
   std::map<std::string, RawValue> values;
   std::map<std::string, SourceLocation> sections;  // dotted section ("" = root) -> last opener
+  GemmLibrary gemm_library;                        // entries of later files replace those of the same shape
 };
 
 // One hardware document and what its relative `extends:` paths are resolved against.
@@ -147,6 +148,7 @@ void merge(const Layer& layer, MergedTree& tree, std::vector<std::string>& chain
     }
     merge(base, tree, chain);
   }
+  parse_gemm_library(root, tree.gemm_library);
   overlay(root, "", tree);
   chain.pop_back();
 }
@@ -178,6 +180,7 @@ LoadedHardware load_layer(const Layer& top) {
     parse_field(f, out.spec, it->second.text, it->second.where);
     out.sources.set(key, it->second.where);
   }
+  out.spec.gemm_library = tree.gemm_library;
   out.spec.source_file = top.doc.file;
   validate(out.spec, out.sources);
   return out;

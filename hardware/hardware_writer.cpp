@@ -36,7 +36,7 @@ std::string to_yaml(const NodeSpec& spec) {
   YAML::Emitter out;
   out << YAML::Comment("Written by c3sim (hardware to_yaml); a complete hardware file.");
   out << YAML::Newline << root;
-  return std::string(out.c_str()) + "\n";
+  return std::string(out.c_str()) + "\n" + gemm_library_yaml(spec.gemm_library);
 }
 
 }  // namespace c3sim::hw

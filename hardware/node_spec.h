@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "hardware/gemm_library.h"
 #include "sim/base/dtype.h"
 
 namespace c3sim::hw {
@@ -225,6 +226,7 @@ struct NodeSpec {
   InterconnectSpec interconnect;  // spec.interconnect
   DmaSpec dma;                    // spec.dma
   ModelParams model;              // model
+  GemmLibrary gemm_library;       // gemm_library: the library's measured behaviour per shape
   std::string source_file;        // where it was loaded from (not a YAML key)
 };
 

@@ -12,6 +12,7 @@
 #include "hardware/hardware_fields.h"
 #include "hardware/hardware_validate.h"
 #include "models/c3_simulator.h"
+#include "models/gemm_library_fit.h"
 #include "sim/base/errors.h"
 
 namespace c3sim::models {
@@ -342,6 +343,30 @@ void keep_cu_payload_rate(CalibrationResult& result, double cu_payload_rate) {
   }
 }
 
+// Library data from the GEMM stage's points on all CUs (models/gemm_library_fit.h), over the
+// base's entries. Its warnings go to stderr with the stages'.
+void fit_library(CalibrationResult& result, const Collected& data) {
+  hw::NodeSpec& spec = result.spec;
+  const int total = spec.compute.total_cus();
+  std::vector<MeasuredGemmAlone> shapes;
+  for (const auto& [key, p] : data.points) {
+    if (p.stage != StageKind::gemm || p.cus < total) continue;
+    shapes.push_back(MeasuredGemmAlone{p.gemm, std::exp(p.log_measured()), p.n});
+  }
+  if (shapes.empty()) return;
+  GemmLibraryFit fit = fit_gemm_library(spec, shapes);
+  // Through the text the file will hold, so the spec is exactly what loading the file gives.
+  const YamlDocument doc = load_yaml_string(hw::gemm_library_yaml(fit.library), "<calibrated gemm_library>");
+  StrictMap root(doc.root, doc.file, "");
+  hw::GemmLibrary written;
+  hw::parse_gemm_library(root, written);
+  for (const hw::GemmLibraryEntry& e : written.entries()) spec.gemm_library.set(e);
+  result.gemm_library = std::move(written);
+  result.gemm_library_rms_before = fit.rms_log_before;
+  result.gemm_library_rms_after = fit.rms_log_after;
+  for (auto& w : fit.warnings) result.warnings.push_back(std::move(w));
+}
+
 }  // namespace
 
 std::string calibrated_name(const std::string& base_name) {
@@ -357,6 +382,7 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
   CalibrationResult result;
   result.spec = base;
   hw::NodeSpec& spec = result.spec;
+  spec.gemm_library = {};  // the hardware stages fit without library data (calibration.h)
   const bool link_from_dma = std::any_of(data.points.begin(), data.points.end(),
                                          [](const auto& kv) { return kv.second.stage == StageKind::dma; });
   double cu_payload_rate = 0;  // link x protocol efficiency the CU stage found (0: it did not run)
@@ -412,6 +438,8 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
       cu_payload_rate = spec.model.collective.link_bw * spec.model.collective.protocol_efficiency;
     }
   }
+  spec.gemm_library = base.gemm_library;
+  if (options.gemm_library) fit_library(result, data);
   if (data.c3 > 0) {
     result.c3_records_ignored = data.c3;
     result.warnings.push_back(fmt::format(
@@ -439,6 +467,12 @@ std::string calibrated_yaml(const CalibrationResult& result, const std::string& 
                        s.name, s.points, s.skipped, s.rms_log_before, s.rms_log_after, s.iterations);
     for (const auto& [why, n] : s.skipped_why) out += fmt::format("#     skipped {}: {}\n", n, why);
   }
+  if (!result.gemm_library.empty()) {
+    out += fmt::format(
+        "# GEMM library data (gemm_library below): {} shapes measured alone on all CUs, each at its own\n"
+        "#   efficiency under the fitted model; their RMS {:.4f} -> {:.4f}\n",
+        result.gemm_library.size(), result.gemm_library_rms_before, result.gemm_library_rms_after);
+  }
   out += fmt::format("extends: {}\nname: {}\n", extends, result.spec.name);
   std::map<std::string, std::vector<std::pair<std::string, const FittedParam*>>> sections;
   std::vector<std::string> order;
@@ -459,6 +493,7 @@ std::string calibrated_yaml(const CalibrationResult& result, const std::string& 
           fmt::format("{:<48}# fitted (base {}){}\n", line, p->before, p->at_bound ? ", AT ITS BOUND" : "");
     }
   }
+  out += hw::gemm_library_yaml(result.gemm_library);
   return out;
 }
 

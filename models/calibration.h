@@ -6,6 +6,10 @@
 //   collective - iso_coll impl cu      -> per-workgroup copy rate, link rate, protocol efficiency,
 //                                         launch and step latency
 //   dma        - iso_coll dma / vendor -> engine bandwidth, submit and completion latency
+// and then, unless switched off, the library data (hardware/gemm_library.h): each GEMM shape
+// measured alone on all CUs gets its own efficiency under the fitted model (models/
+// gemm_library_fit.h). The stages fit without library data, so the hardware parameters serve every
+// shape, measured or not.
 // Each stage is a bounded Levenberg-Marquardt fit (finite-difference Jacobian, Eigen) of the
 // residuals log(predicted / measured) over the distinct measured configurations (repeats of one
 // configuration are merged by their geometric mean), with every parameter mapped to an unbounded
@@ -47,8 +51,12 @@ struct StageReport {
 struct CalibrationResult {
   hw::NodeSpec spec;  // base with the fitted values (exactly as written to the file)
   std::vector<StageReport> stages;
-  int c3_records_ignored = 0;         // concurrent records: what validation predicts, never fitted
-  std::vector<std::string> warnings;  // unused records and parameters at a bound, for stderr
+  int c3_records_ignored = 0;          // concurrent records: what validation predicts, never fitted
+  std::vector<std::string> warnings;   // unused records and parameters at a bound, for stderr
+  hw::GemmLibrary gemm_library;        // the entries this calibration derived (spec holds them too,
+                                       //   over any the base file had)
+  double gemm_library_rms_before = 0;  // RMS of log(predicted / measured) of the GEMMs alone on all
+  double gemm_library_rms_after = 0;   //   CUs, without and with the entries
 };
 
 // The calibrated file's name: the base's with "-calibrated" appended once (a calibration of a
@@ -59,6 +67,8 @@ struct CalibrationOptions {
   int max_iterations = 25;
   // Records whose GEMM tag is listed are ignored (leave-one-out studies).
   std::vector<std::string> exclude_gemm_tags;
+  // Derive the GEMM library data from the isolated GEMM records on all CUs (--no-gemm-library: off).
+  bool gemm_library = true;
 };
 
 // The base spec's interconnect.gpus should match the measured node (iso_coll records carry their

@@ -21,6 +21,7 @@ struct CalibrateArgs {
   std::string hardware = "h200-sxm-x4";
   std::string output;
   std::vector<std::string> exclude_gemm;
+  bool no_gemm_library = false;
 };
 
 // A preset is extended by name; a file by its path relative to the output file's folder.
@@ -45,6 +46,9 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("--exclude-gemm", a->exclude_gemm,
                   "Ignore iso_gemm records of these GEMM tags (leave-one-out)")
       ->delimiter(',');
+  cmd->add_flag("--no-gemm-library", a->no_gemm_library,
+                "Fit the hardware model only: no per-shape GEMM efficiencies (gemm_library:) from the "
+                "isolated GEMM records");
   cmd->callback([a] {
     std::vector<std::string> inputs = a->measurements;
     inputs.push_back(a->hardware);
@@ -54,6 +58,7 @@ void add_calibrate_command(CLI::App& app) {
     for (const auto& path : a->measurements) files.push_back({path, wl::read_measurements(path)});
     models::CalibrationOptions o;
     o.exclude_gemm_tags = a->exclude_gemm;
+    o.gemm_library = !a->no_gemm_library;
     const models::CalibrationResult r = models::calibrate(base, files, o);
     for (const auto& w : r.warnings) std::cerr << "c3sim calibrate: warning: " << w << "\n";
     std::vector<std::string> names;

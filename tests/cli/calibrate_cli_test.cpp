@@ -43,6 +43,20 @@ TEST_F(CalibrateCli, ChainedCalibrationKeepsItsNameAndMovesWithItsBase) {
   EXPECT_NE(v.output.find("\"mean_abs_pct_error\""), std::string::npos);
 }
 
+// The isolated GEMM records on all SMs become library data (gemm_library:) unless switched off.
+TEST_F(CalibrateCli, GemmLibraryDataIsWrittenUnlessSwitchedOff) {
+  const CommandResult with = run_command(calibrate_cmd("h200-sxm-x4", path("with.yaml")));
+  ASSERT_EQ(with.exit_code, 0) << with.output;
+  const std::string text = read_file(dir_ / "with.yaml");
+  EXPECT_NE(text.find("\ngemm_library:\n  - {shape: 8192x8192x8192, dtype: bf16, efficiency: "),
+            std::string::npos)
+      << text;
+  const CommandResult without =
+      run_command(calibrate_cmd("h200-sxm-x4", path("without.yaml")) + " --no-gemm-library");
+  ASSERT_EQ(without.exit_code, 0) << without.output;
+  EXPECT_EQ(read_file(dir_ / "without.yaml").find("gemm_library"), std::string::npos);
+}
+
 TEST_F(CalibrateCli, ValidateWarnsWhenTheRecordsNodeSizeDiffers) {
   const std::string cmd =
       c3sim_binary() + " validate " + kMeas + "h200x2_table1.jsonl --hardware h200-sxm-x4";

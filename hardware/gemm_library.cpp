@@ -102,7 +102,7 @@ std::string gemm_library_yaml(const GemmLibrary& lib) {
   for (const GemmLibraryEntry& e : lib.entries()) {
     out += fmt::format("  - {{shape: {}x{}x{}, dtype: {}, efficiency: {}", e.m, e.n, e.k, to_string(e.dtype),
                        short_number(e.efficiency));
-    if (e.time_alone > 0) out += fmt::format(", time_alone: {:.1f} us", e.time_alone * 1e6);
+    if (e.time_alone > 0) out += fmt::format(", time_alone: {:.6g} us", e.time_alone * 1e6);
     if (e.records > 0) out += fmt::format(", records: {}", e.records);
     out += "}\n";
   }

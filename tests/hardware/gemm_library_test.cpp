@@ -59,6 +59,12 @@ TEST(GemmLibrary, WrittenBackLoadsToTheSameSpec) {
   EXPECT_EQ(again.gemm_library, s.gemm_library);
   EXPECT_NE(gemm_library_yaml(s.gemm_library).find("time_alone: 1460.3 us, records: 9"), std::string::npos);
   EXPECT_EQ(gemm_library_yaml(GemmLibrary{}), "");
+  // Extreme values survive the text: nothing rounds to zero (which would read back as "not given").
+  NodeSpec tiny = s;
+  tiny.gemm_library.set({8, 8, 8, Dtype::bf16, 1e-5, 4e-9, 1});
+  const NodeSpec tiny_again = load_hardware(dir.write("tiny.yaml", to_yaml(tiny)));
+  EXPECT_EQ(to_yaml(tiny_again), to_yaml(tiny));
+  EXPECT_GT(tiny_again.gemm_library.find(8, 8, 8, Dtype::bf16)->time_alone, 0);
 }
 
 // Each bad entry: the file, the entry's line and its dotted key, and what is wrong.

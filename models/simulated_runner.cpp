@@ -85,6 +85,11 @@ std::vector<wl::Record> SimulatedRunner::run(const wl::RunRequest& req) {
                {"llc_hit", g.llc_hit},
                {"llc_bytes", g.llc_bytes},
                {"hbm_bytes", g.hbm_bytes}};
+    // Where the shape's speed alone came from: the hardware file's library data, when it lists it.
+    if (const hw::GemmLibraryEntry* e =
+            sim_.spec().gemm_library.find(s.gemm.m, s.gemm.n, s.gemm.k, s.gemm.dtype)) {
+      r.extra["gemm_library_efficiency"] = e->efficiency;
+    }
     return r;
   };
   auto coll_record = [&](wl::CollectiveImpl impl, std::optional<int> wgs) {

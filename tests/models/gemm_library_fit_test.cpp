@@ -6,6 +6,7 @@
 #include "models/c3_simulator.h"
 #include "models/calibration.h"
 #include "models/gemm_library_fit.h"
+#include "models/simulated_runner.h"
 #include "workloads/measurement.h"
 
 namespace c3sim::models {
@@ -67,6 +68,29 @@ TEST(GemmLibraryModel, AShapeFasterThanThePeakAllowsIsClampedWithAWarning) {
   ASSERT_EQ(fit.warnings.size(), 1u);
   EXPECT_NE(fit.warnings[0].find("8192x8192x8192 bf16"), std::string::npos) << fit.warnings[0];
   EXPECT_DOUBLE_EQ(fit.library.find(8192, 8192, 8192, Dtype::bf16)->efficiency, 1.0);
+}
+
+// `c3sim run`'s isolated GEMM record says when its time alone came from library data.
+TEST(GemmLibraryModel, RunRecordsNameTheLibraryEfficiencyTheyUsed) {
+  const auto iso_extra = [](const hw::NodeSpec& spec) {
+    SimulatedRunner runner(spec);
+    wl::RunRequest req;
+    req.scenario.name = "s";
+    req.scenario.gemm = wl::Gemm{"cb2", 16384, 8192, 16384, Dtype::bf16, ""};
+    req.scenario.collective.op = wl::CollectiveOp::all_gather;
+    req.scenario.collective.bytes = 1 << 20;
+    req.policies = {"base"};
+    for (const auto& rec : runner.run(req)) {
+      if (const auto* g = std::get_if<wl::IsoGemmRecord>(&rec)) return g->extra;
+    }
+    return nlohmann::json{};
+  };
+  hw::NodeSpec spec = hw::load_hardware("h200-sxm-x4");
+  EXPECT_FALSE(iso_extra(spec).contains("gemm_library_efficiency"));
+  spec.gemm_library.set({16384, 8192, 16384, Dtype::bf16, 0.7, 0, 0});
+  const nlohmann::json extra = iso_extra(spec);
+  ASSERT_TRUE(extra.contains("gemm_library_efficiency"));
+  EXPECT_DOUBLE_EQ(extra["gemm_library_efficiency"].get<double>(), 0.7);
 }
 
 std::vector<MeasurementFile> refit_files() {

@@ -8,6 +8,16 @@
 
 namespace c3sim::models {
 
+double gemm_efficiency(const wl::Gemm& gemm, const hw::NodeSpec& spec) {
+  // A shape the library data lists runs at its own measured efficiency.
+  if (const hw::GemmLibraryEntry* e = spec.gemm_library.find(gemm.m, gemm.n, gemm.k, gemm.dtype)) {
+    return e->efficiency;
+  }
+  const auto& lib = spec.model.gemm;
+  const auto it = lib.dtype_efficiency.find(gemm.dtype);
+  return it != lib.dtype_efficiency.end() ? it->second : lib.matrix_efficiency;
+}
+
 GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_available, bool beside_partition) {
   if (gemm.m <= 0 || gemm.n <= 0 || gemm.k <= 0) throw ModelError("plan_gemm: non-positive GEMM size");
   const auto peak = spec.compute.peak_flops.find(gemm.dtype);
@@ -25,12 +35,7 @@ GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_avail
   const auto& lib = spec.model.gemm;
   const auto tile_n_it = lib.dtype_macro_tile_n.find(gemm.dtype);
   const int macro_tile_n = tile_n_it != lib.dtype_macro_tile_n.end() ? tile_n_it->second : lib.macro_tile_n;
-  // A shape the library data lists runs at its own measured efficiency (hardware/gemm_library.h).
-  const auto eff_it = lib.dtype_efficiency.find(gemm.dtype);
-  const hw::GemmLibraryEntry* measured = spec.gemm_library.find(gemm.m, gemm.n, gemm.k, gemm.dtype);
-  const double efficiency = measured != nullptr                    ? measured->efficiency
-                            : eff_it != lib.dtype_efficiency.end() ? eff_it->second
-                                                                   : lib.matrix_efficiency;
+  const double efficiency = gemm_efficiency(gemm, spec);
   g.tiles_n = (gemm.n + macro_tile_n - 1) / macro_tile_n;
   // Edge tiles are smaller; the average tile carries the exact total work.
   g.tile_m = static_cast<double>(gemm.m) / static_cast<double>(g.tiles_m);

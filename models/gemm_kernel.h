@@ -34,6 +34,11 @@ struct GemmPlan {
   double exposed_store_s = 0;
 };
 
+// The compute efficiency (achieved / peak FLOP rate per CU) the library runs `gemm` at: the shape's
+// own library entry (hardware/gemm_library.h), else the dtype's model.gemm.dtype_efficiency, else
+// model.gemm.matrix_efficiency.
+double gemm_efficiency(const wl::Gemm& gemm, const hw::NodeSpec& spec);
+
 // `cus_available`: CUs the kernel may use (sets a persistent kernel's grid, like
 // cublasSetSmCountTarget or a green context does).
 // `beside_partition`: the GEMM runs in the units left beside another stream's partition (the rp

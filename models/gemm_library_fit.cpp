@@ -12,13 +12,6 @@ namespace c3sim::models {
 
 namespace {
 
-// The efficiency the tile model uses for `gemm` without library data.
-double model_efficiency(const hw::NodeSpec& spec, const wl::Gemm& gemm) {
-  const auto& g = spec.model.gemm;
-  const auto it = g.dtype_efficiency.find(gemm.dtype);
-  return it != g.dtype_efficiency.end() ? it->second : g.matrix_efficiency;
-}
-
 // Times alone of every shape at the library's current entries (one simulator: shapes do not
 // interact when each runs alone).
 std::vector<double> times_alone(const hw::NodeSpec& spec, const std::vector<MeasuredGemmAlone>& shapes) {
@@ -59,7 +52,8 @@ GemmLibraryFit fit_gemm_library(const hw::NodeSpec& spec, const std::vector<Meas
   constexpr double kMinEfficiency = 0.01;
   constexpr int kSteps = 8;
   std::vector<double> eff(shapes.size());
-  for (std::size_t i = 0; i < shapes.size(); ++i) eff[i] = model_efficiency(spec, shapes[i].gemm);
+  // Start from what the model uses without library data (`work` has none).
+  for (std::size_t i = 0; i < shapes.size(); ++i) eff[i] = gemm_efficiency(shapes[i].gemm, work);
   std::vector<bool> clamped(shapes.size(), false);
   for (int step = 0; step < kSteps; ++step) {
     for (std::size_t i = 0; i < shapes.size(); ++i) {

@@ -215,8 +215,10 @@ ProgramKernelRecord read_program_kernel(const json& j, const SourceLocation& whe
   ProgramKernelRecord k;
   k.name = o.string("name");
   k.kind = o.string("kind");
-  if (k.kind != "gemm" && k.kind != "collective" && k.kind != "memory" && k.kind != "dma_copy") {
-    o.fail("kind", fmt::format("unknown kernel kind '{}' (gemm, collective, memory, dma_copy)", k.kind));
+  if (k.kind != "gemm" && k.kind != "collective" && k.kind != "memory" && k.kind != "dma_copy" &&
+      k.kind != "measured") {
+    o.fail("kind",
+           fmt::format("unknown kernel kind '{}' (gemm, collective, memory, dma_copy, measured)", k.kind));
   }
   k.stream = o.string("stream");
   k.launch_us = o.number("launch_us", 0);

@@ -1,5 +1,8 @@
 #include "hardware/hip/kernels.h"
 
+#include <map>
+#include <mutex>
+
 #include "hardware/hip/check.h"
 
 namespace c3sim::bench {
@@ -123,6 +126,15 @@ __global__ void spin_kernel(std::uint64_t spin_ns) {
   while (device_ns() - start < spin_ns) {}
 }
 
+// A `measured` program kernel: the same spin, but each workgroup claims all the shared memory
+// (LDS) one workgroup may have, more than half an SM's / CU's, so nothing that uses shared memory
+// (a GEMM tile, a collective's channel, another of these) is resident beside it: the workgroup
+// holds its SM/CU as c3sim's measured-kernel model does. The claimed bytes are never touched.
+__global__ void occupy_kernel(std::uint64_t spin_ns) {
+  const std::uint64_t start = device_ns();
+  while (device_ns() - start < spin_ns) {}
+}
+
 __global__ void stamp_kernel(unsigned long long* stamp, std::uint64_t spin_ns) {
   const std::uint64_t start = device_ns();
   if (threadIdx.x == 0) *stamp = start;
@@ -216,6 +228,33 @@ void launch_stream_add(hipStream_t stream, const void* src, void* dst, std::size
 
 void launch_spin(hipStream_t stream, int workgroups, std::uint64_t spin_ns) {
   spin_kernel<<<workgroups, 64, 0, stream>>>(spin_ns);
+  C3_LAUNCHED();
+}
+
+namespace {
+// Largest dynamic shared memory one workgroup of occupy_kernel may claim on the current device;
+// on NVIDIA the kernel is opted in to it once per device.
+std::size_t occupy_bytes() {
+  static std::mutex mutex;
+  static std::map<int, std::size_t> per_device;
+  int device = 0;
+  C3_HIP(hipGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = per_device.find(device); it != per_device.end()) return it->second;
+  int bytes = 0;
+#if defined(C3BENCH_NVIDIA)
+  C3_HIP(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  C3_HIP(cudaFuncSetAttribute(occupy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+#else
+  C3_HIP(hipDeviceGetAttribute(&bytes, hipDeviceAttributeMaxSharedMemoryPerBlock, device));
+#endif
+  return per_device[device] = static_cast<std::size_t>(bytes);
+}
+}  // namespace
+
+void launch_occupy(hipStream_t stream, int workgroups, std::uint64_t spin_ns) {
+  const std::size_t bytes = occupy_bytes();
+  occupy_kernel<<<workgroups, 64, bytes, stream>>>(spin_ns);
   C3_LAUNCHED();
 }
 

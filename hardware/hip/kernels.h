@@ -41,8 +41,12 @@ void launch_stream_add(hipStream_t stream, const void* src, void* dst, std::size
 
 // Launch-latency probe: one workgroup writes the device clock (ns) into *stamp when it starts,
 // then spins for spin_ns so the kernel is still running when the next launch arrives.
-// `workgroups` workgroups that each spin for spin_ns (a `measured` program kernel's stand-in).
+// `workgroups` workgroups that each spin for spin_ns (clock conditioning: they share SMs/CUs with
+// whatever else runs).
 void launch_spin(hipStream_t stream, int workgroups, std::uint64_t spin_ns);
+// A `measured` program kernel's stand-in: `workgroups` workgroups that each hold a whole SM/CU
+// (all the shared memory / LDS a workgroup may claim) and spin for spin_ns.
+void launch_occupy(hipStream_t stream, int workgroups, std::uint64_t spin_ns);
 void launch_stamp(hipStream_t stream, unsigned long long* stamp, std::uint64_t spin_ns);
 // The trial start hold (start_hold.h): one thread polls the host-mapped *word until it reads
 // `value`; after timeout_ns it sets *timed_out and ends.

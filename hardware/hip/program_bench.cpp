@@ -399,12 +399,13 @@ ProgramBench::Timeline ProgramBench::run_once(const wl::Program& p, bool held) {
         break;
       }
       case wl::KernelKind::measured: {
-        // Known only by its duration: hold the workgroups (default one per CU) for that long.
+        // Known only by its duration: hold the workgroups' SMs/CUs (default every one) for that
+        // long, alone on them, as c3sim's measured-kernel model does.
         const int workgroups = k.measured.workgroups.value_or(bench_.units());
         const auto ns = static_cast<std::uint64_t>(k.measured.time_us * 1e3);
         for (const StreamRef& r : refs) {
           C3_HIP(hipSetDevice(r.gpu));
-          launch_spin(r.stream, workgroups, ns);
+          launch_occupy(r.stream, workgroups, ns);
         }
         break;
       }

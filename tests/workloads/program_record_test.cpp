@@ -17,6 +17,8 @@ ProgramRecord sample() {
   r.overlap_percent = 76.55;
   r.kernels.push_back(ProgramKernelRecord{"ag#1", "collective", "comm", 0, 0, 6, 400.25, 390});
   r.kernels.push_back(ProgramKernelRecord{"g#1", "gemm", "compute", 5, 400.25, 405.25, 1234.5, std::nullopt});
+  // A kernel known only by its duration (c3bench holds its SMs for that long).
+  r.kernels.push_back(ProgramKernelRecord{"hold", "measured", "side", 0, 1, 1, 301, 300});
   r.extra["chosen"] = "ficco:4";
   return r;
 }
@@ -29,8 +31,9 @@ TEST(ProgramRecord, RoundTripsThroughJsonl) {
   EXPECT_STREQ(kind_of(out[0]), "program");
   EXPECT_EQ(to_jsonl(out), text);
   const auto& r = std::get<ProgramRecord>(out[0]);
-  ASSERT_EQ(r.kernels.size(), 2U);
+  ASSERT_EQ(r.kernels.size(), 3U);
   EXPECT_DOUBLE_EQ(r.kernels[0].end_us, 400.25);
+  EXPECT_EQ(r.kernels[2].kind, "measured");
   EXPECT_FALSE(r.kernels[1].iso_us.has_value());
   EXPECT_EQ(r.extra["chosen"], "ficco:4");
 }

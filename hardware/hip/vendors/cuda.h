@@ -19,6 +19,7 @@
 #define hipGetDeviceCount cudaGetDeviceCount
 #define hipSetDevice cudaSetDevice
 #define hipDeviceSynchronize cudaDeviceSynchronize
+#define hipGetDevice cudaGetDevice
 #define hipDeviceProp_t cudaDeviceProp
 #define hipGetDeviceProperties cudaGetDeviceProperties
 #define hipDeviceGetAttribute cudaDeviceGetAttribute

@@ -74,6 +74,8 @@ bool has_iod_crossing(const NodeSpec& s) { return s.dma.iod_crossing_bw != 0; }
 bool has_partition_engines(const NodeSpec& s) { return s.model.dma.partition_engines; }
 bool has_channel_share(const NodeSpec& s) { return s.model.memory.collective_channel_share != 0; }
 bool has_hbm_queueing(const NodeSpec& s) { return s.model.memory.hbm_queueing; }
+bool has_stream_bw(const NodeSpec& s) { return s.model.memory.workgroup_stream_bw != 0; }
+bool has_power(const NodeSpec& s) { return s.model.power.limit != 0; }
 
 using D = Dimension;
 using C = Constraint;
@@ -145,6 +147,7 @@ constexpr FieldDef kFields[] = {
   {"model.memory.l2_bandwidth_per_xcd", D::bandwidth, C::positive,     kReq, at<&S::model, &M::memory, &MemoryModel::l2_bw_per_xcd>, nullptr},
   {"model.memory.collective_channel_share", D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::memory, &MemoryModel::collective_channel_share>, has_channel_share},
   {"model.memory.hbm_queueing",         D::dimensionless, C::none,         kOpt, at<&S::model, &M::memory, &MemoryModel::hbm_queueing>, has_hbm_queueing},
+  {"model.memory.workgroup_stream_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::memory, &MemoryModel::workgroup_stream_bw>, has_stream_bw},
 
   {"model.collective.workgroup_copy_bandwidth",      D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::workgroup_copy_bw>, nullptr},
   {"model.collective.link_bandwidth",                D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::link_bw>, nullptr},
@@ -185,6 +188,11 @@ constexpr FieldDef kFields[] = {
   {"model.dispatch.kernel_launch_latency",      D::time, C::non_negative, kReq, at<&S::model, &M::dispatch, &DispatchModel::kernel_launch_latency>, nullptr},
   {"model.dispatch.c3_launch_gap",              D::time, C::non_negative, kReq, at<&S::model, &M::dispatch, &DispatchModel::c3_launch_gap>, nullptr},
   {"model.dispatch.later_kernel_share",         D::dimensionless, C::half_share, kReq, at<&S::model, &M::dispatch, &DispatchModel::later_kernel_share>, nullptr},
+
+  {"model.power.limit",               D::power,  C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::limit>, has_power},
+  {"model.power.static",              D::power,  C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::static_power>, has_power},
+  {"model.power.energy_per_flop",     D::energy, C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::energy_per_flop>, has_power},
+  {"model.power.energy_per_hbm_byte", D::energy, C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::energy_per_hbm_byte>, has_power},
 };
 // clang-format on
 
@@ -229,12 +237,16 @@ std::span<const std::string_view> units_for(Dimension d) {
   static constexpr std::string_view kTime[] = {"s", "ms", "us", "ns", "ps"};
   static constexpr std::string_view kFrequency[] = {"Hz", "kHz", "MHz", "GHz"};
   static constexpr std::string_view kFlopRate[] = {"FLOP/s", "GFLOP/s", "TFLOP/s", "PFLOP/s"};
+  static constexpr std::string_view kPower[] = {"W", "mW", "kW"};
+  static constexpr std::string_view kEnergy[] = {"J", "mJ", "uJ", "nJ", "pJ"};
   switch (d) {
     case Dimension::bytes: return kBytes;
     case Dimension::bandwidth: return kBandwidth;
     case Dimension::time: return kTime;
     case Dimension::frequency: return kFrequency;
     case Dimension::flop_rate: return kFlopRate;
+    case Dimension::power: return kPower;
+    case Dimension::energy: return kEnergy;
     case Dimension::dimensionless: return {};
   }
   return {};

@@ -76,6 +76,20 @@ void check_iods(const NodeSpec& spec, const HardwareSourceMap& sources) {
   }
 }
 
+// A power limit needs room above the static draw and a cost for the work it caps.
+void check_power(const NodeSpec& spec, const HardwareSourceMap& sources) {
+  const PowerModel& p = spec.model.power;
+  if (p.limit == 0) return;
+  if (!(p.static_power < p.limit)) {
+    fail(sources, "model.power.static",
+         fmt::format("must be below model.power.limit ({} W, got {} W): no power would be left for work",
+                     p.limit, p.static_power));
+  }
+  if (!(p.energy_per_flop > 0)) {
+    fail(sources, "model.power.energy_per_flop", "must be greater than 0 when model.power.limit is set");
+  }
+}
+
 }  // namespace
 
 void validate(const NodeSpec& spec, const HardwareSourceMap& sources) {
@@ -84,6 +98,7 @@ void validate(const NodeSpec& spec, const HardwareSourceMap& sources) {
   check_llc(spec, sources);
   check_channel_share(spec, sources);
   check_iods(spec, sources);
+  check_power(spec, sources);
 }
 
 void validate(const NodeSpec& spec) { validate(spec, HardwareSourceMap(spec.source_file)); }

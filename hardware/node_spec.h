@@ -126,6 +126,9 @@ struct MemoryModel {
   double llc_bw = 0;                    // llc_bandwidth: achieved LLC bandwidth (whole GPU)
   double hbm_bw = 0;                    // hbm_bandwidth: achieved HBM bandwidth
   double l2_bw_per_xcd = 0;             // l2_bandwidth_per_xcd: achieved CU <- L2 bandwidth per XCD
+  double workgroup_stream_bw = 0;       // workgroup_stream_bandwidth: bytes/s (read + written) one
+                                        //   workgroup of a streaming `memory` kernel moves when nothing
+                                        //   else limits it (0 or absent: twice workgroup_copy_bandwidth)
   double collective_channel_share = 0;  // collective_channel_share: share of HBM channels (and the LLC
                                         //   slices in front of them) given to the collective's buffers;
                                         //   the GEMM keeps the rest (0 or absent = all shared)
@@ -210,12 +213,25 @@ struct DispatchModel {
                                      //   priority wins while an earlier one still has workgroups pending
 };
 
+// model.power: the board power limit as a shared resource (optional; limit 0 or absent = none).
+// Power drawn = static + energy_per_flop x GEMM FLOP/s + energy_per_hbm_byte x HBM bytes/s; the
+// part above static is a fluid-solver resource of (limit - static) W: when the work in flight would
+// draw more, the flows through it are slowed as a power-capped clock slows them, shared in
+// proportion to each flow's rate alone (the solver's rule for every resource).
+struct PowerModel {
+  double limit = 0;                // limit: the board's power limit (W)
+  double static_power = 0;         // static: what the board draws busy but without that work (W)
+  double energy_per_flop = 0;      // energy_per_flop: J per GEMM FLOP on the matrix units
+  double energy_per_hbm_byte = 0;  // energy_per_hbm_byte: J per byte read or written in HBM
+};
+
 struct ModelParams {
   GemmModel gemm;
   MemoryModel memory;
   CollectiveModel collective;
   DmaModel dma;
   DispatchModel dispatch;
+  PowerModel power;
 };
 
 struct NodeSpec {

@@ -30,6 +30,14 @@ NodeResources::NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, 
     engines_.push_back(sim.add_resource(fmt::format("dma{}", e), spec.model.dma.engine_bw,
                                         engine::ResourceKind::dma_engine, fmt::format("sdma{}", e)));
   }
+  if (spec.model.power.limit > 0) {
+    // Shared by every kernel class (it is not a memory resource), also in the attribution's
+    // private-memory counterfactual.
+    const hw::PowerModel& p = spec.model.power;
+    power_ = sim.add_resource("power", p.limit - p.static_power, engine::ResourceKind::other, "board");
+    energy_per_flop_ = p.energy_per_flop;
+    energy_per_hbm_byte_ = p.energy_per_hbm_byte;
+  }
   if (spec.dma.iods > 1) {
     for (int i = 0; i < spec.dma.iods; ++i) {
       iod_out_.push_back(sim.add_resource(fmt::format("iod{}_out", i), spec.dma.iod_crossing_bw,
@@ -54,6 +62,13 @@ MemoryResources NodeResources::build_memory(engine::Simulation& sim, const hw::N
   m.hbm = sim.add_resource("hbm" + suffix, channel_share * spec.model.memory.hbm_bw,
                            engine::ResourceKind::hbm, suffix);
   return m;
+}
+
+void NodeResources::add_power_demand(std::vector<engine::Demand>& demands, double flops_per_unit,
+                                     double hbm_bytes_per_unit) const {
+  if (power_ < 0) return;
+  const double joules = energy_per_flop_ * flops_per_unit + energy_per_hbm_byte_ * hbm_bytes_per_unit;
+  if (joules > 0) demands.push_back({power_, joules});
 }
 
 engine::ResourceId NodeResources::link_to_peer(int p) const {

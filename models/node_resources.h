@@ -60,6 +60,13 @@ public:
   [[nodiscard]] engine::ResourceId iod_crossing(int iod) const { return iod_out_[static_cast<size_t>(iod)]; }
   // The outgoing link that carries traffic to peer p (0-based among the peers).
   [[nodiscard]] engine::ResourceId link_to_peer(int p) const;
+  // The board power limit (spec.model.power), -1 without one: a resource of (limit - static) W.
+  [[nodiscard]] engine::ResourceId power() const { return power_; }
+  // Adds a flow's draw on the power resource, if the node has one: J per unit of its work for
+  // the matrix FLOPs and the HBM bytes one unit carries.
+  void add_power_demand(std::vector<engine::Demand>& demands, double flops_per_unit,
+                        double hbm_bytes_per_unit) const;
+
   // The last memory level a kernel's requests queue at: the LLC, or HBM without one.
   [[nodiscard]] engine::ResourceId queueing_level(KernelClass k) const {
     return memory(k).llc >= 0 ? memory(k).llc : memory(k).hbm;
@@ -75,6 +82,9 @@ private:
   std::vector<engine::ResourceId> links_;
   std::vector<engine::ResourceId> engines_;
   std::vector<engine::ResourceId> iod_out_;  // per IOD, when spec.dma.iods > 1
+  engine::ResourceId power_ = -1;
+  double energy_per_flop_ = 0;
+  double energy_per_hbm_byte_ = 0;
   int peers_ = 0;
 };
 

@@ -7,7 +7,9 @@ MemoryKernelModel::MemoryKernelModel(const wl::MemoryKernel& kernel, const hw::N
     : res_(res),
       bytes_(static_cast<double>(kernel.bytes)),
       workgroups_(kernel.workgroups.value_or(spec.compute.total_cus())),
-      wg_rate_(2.0 * spec.model.collective.workgroup_copy_bw) {}
+      // Measured where the preset has it; else the former assumption, a copy loop's two streams.
+      wg_rate_(spec.model.memory.workgroup_stream_bw > 0 ? spec.model.memory.workgroup_stream_bw
+                                                         : 2.0 * spec.model.collective.workgroup_copy_bw) {}
 
 engine::CohortWork MemoryKernelModel::cohort_work(const engine::CohortContext& ctx) {
   // Streams share memory resources with the collectives' class: both are the GEMM's "others".
@@ -20,6 +22,7 @@ engine::CohortWork MemoryKernelModel::cohort_work(const engine::CohortContext& c
   w.demands.push_back({m.fabric[x], 1.0});
   if (m.llc >= 0) w.demands.push_back({m.llc, 1.0});
   w.demands.push_back({m.hbm, 1.0});
+  res_.add_power_demand(w.demands, 0, 1.0);
   return w;
 }
 

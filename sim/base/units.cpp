@@ -30,7 +30,7 @@ constexpr double kGi = kMi * 1024.0;
 constexpr double kTi = kGi * 1024.0;
 
 // Longest symbols first is not needed: we match the whole trimmed suffix exactly.
-constexpr std::array<UnitEntry, 31> kUnits{{
+constexpr std::array<UnitEntry, 39> kUnits{{
     {"B", Dimension::bytes, 1.0},
     {"KB", Dimension::bytes, 1e3},
     {"MB", Dimension::bytes, 1e6},
@@ -62,6 +62,14 @@ constexpr std::array<UnitEntry, 31> kUnits{{
     {"PFLOP/s", Dimension::flop_rate, 1e15},
     {"GFLOPS", Dimension::flop_rate, 1e9},
     {"TFLOPS", Dimension::flop_rate, 1e12},
+    {"mW", Dimension::power, 1e-3},
+    {"W", Dimension::power, 1.0},
+    {"kW", Dimension::power, 1e3},
+    {"J", Dimension::energy, 1.0},
+    {"mJ", Dimension::energy, 1e-3},
+    {"uJ", Dimension::energy, 1e-6},
+    {"nJ", Dimension::energy, 1e-9},
+    {"pJ", Dimension::energy, 1e-12},
 }};
 
 std::string_view trim(std::string_view s) {
@@ -82,6 +90,8 @@ std::string_view to_string(Dimension d) {
     case Dimension::time: return "a time (e.g. '16.6 us')";
     case Dimension::frequency: return "a frequency (e.g. '2100 MHz')";
     case Dimension::flop_rate: return "a compute rate (e.g. '1307 TFLOP/s')";
+    case Dimension::power: return "a power (e.g. '700 W')";
+    case Dimension::energy: return "an energy (e.g. '0.75 pJ')";
     case Dimension::dimensionless: return "a plain number";
   }
   return "?";

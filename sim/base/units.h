@@ -21,12 +21,12 @@ TimePs us_to_ps(double us);
 TimePs s_to_ps(double s);
 
 // What a unit string measures. Parsing checks the dimension the key expects.
-enum class Dimension { bytes, bandwidth, time, frequency, flop_rate, dimensionless };
+enum class Dimension { bytes, bandwidth, time, frequency, flop_rate, power, energy, dimensionless };
 
 std::string_view to_string(Dimension d);
 
-// Parses "4 MiB", "5.3 TB/s", "16.6 us", "2100 MHz", "1307 TFLOP/s" into SI base units
-// (bytes, bytes/s, seconds, Hz, FLOP/s). Decimal prefixes are powers of 1000, binary (Ki, Mi, Gi,
+// Parses "4 MiB", "5.3 TB/s", "16.6 us", "2100 MHz", "1307 TFLOP/s", "700 W", "0.75 pJ" into SI base
+// units (bytes, bytes/s, seconds, Hz, FLOP/s, W, J). Decimal prefixes are powers of 1000, binary (Ki, Mi, Gi,
 // Ti) powers of 1024. Returns nullopt with `why` set when the text is not a number with a unit of
 // the wanted dimension.
 std::optional<double> parse_quantity(std::string_view text, Dimension want, std::string* why);

@@ -1,0 +1,339 @@
+// The SM clock during a cuBLAS GEMM, read on the GPU: a one-warp probe kernel on another stream
+// samples (globaltimer, clock64) every --period-us while the GEMM runs, so each interval gives the
+// clock of the SM it sits on (MHz = cycles / ns * 1000) at tens of microseconds' resolution, where
+// NVML's clock and power readings update every ~100 ms and average power over about a second.
+// Optionally a memory-bound stream kernel runs beside the GEMM on --mem-sms SMs (the GEMM is then
+// planned for the rest with cuBLASLt's SM count target).
+//
+//   nvcc -O2 -std=c++17 -arch=sm_90 clock_trace.cu -lcublasLt -o clock_trace
+//   ./clock_trace --shape 8192x8192x57344 --sms 132 --idle-ms 20 --spin-ms 2 --reps 8 >> out.jsonl
+//
+// One JSON line per repetition: the condition, the GEMM's time (events), the probe's clock
+// summary over the GEMM (median, min, max, the first and the last 10% of it) and the samples
+// (microseconds from the GEMM's start, MHz), decimated to at most 200.
+#include <cublasLt.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#define CK(x)                                                                                 \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(3);                                                                           \
+    }                                                                                         \
+  } while (0)
+#define CKB(x)                                                                        \
+  do {                                                                                \
+    cublasStatus_t s_ = (x);                                                          \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                \
+      std::fprintf(stderr, "%s:%d %s: status %d\n", __FILE__, __LINE__, #x, (int)s_); \
+      std::exit(3);                                                                   \
+    }                                                                                 \
+  } while (0)
+
+__device__ __forceinline__ unsigned long long gtimer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// samples[2i] = globaltimer ns, samples[2i+1] = clock64 of this SM, every period_ns for duration_ns.
+__global__ void probe_kernel(unsigned long long* samples, int max_samples, unsigned long long period_ns,
+                             unsigned long long duration_ns, int* count) {
+  if (threadIdx.x != 0) return;
+  const unsigned long long t0 = gtimer();
+  int i = 0;
+  for (; i < max_samples; ++i) {
+    unsigned long long t = gtimer();
+    const unsigned long long due = t0 + static_cast<unsigned long long>(i) * period_ns;
+    while (t < due) t = gtimer();
+    samples[2 * i] = t;
+    samples[2 * i + 1] = static_cast<unsigned long long>(clock64());
+    if (t - t0 > duration_ns) {
+      ++i;
+      break;
+    }
+  }
+  *count = i;
+}
+
+// bf16 operands uniform in [-1, 1) from a hash of the index (as c3bench fills them): tensor-core
+// power depends on how many operand bits toggle, so constant operands draw less than real data.
+__global__ void fill_random_kernel(__nv_bfloat16* v, size_t count, unsigned long long seed) {
+  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+  for (size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
+    unsigned long long z = seed ^ (i * 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    v[i] = __float2bfloat16(static_cast<float>(z >> 40) / static_cast<float>(1ull << 24) * 2.0f - 1.0f);
+  }
+}
+
+__global__ void stamp_kernel(unsigned long long* at) {
+  if (threadIdx.x == 0) *at = gtimer();
+}
+
+__global__ void spin_kernel(unsigned long long ns) {
+  const unsigned long long t0 = gtimer();
+  while (gtimer() - t0 < ns) {}
+}
+
+__global__ void stream_kernel(const uint4* src, uint4* dst, size_t count) {
+  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+  for (size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
+    uint4 v = src[i];
+    v.x += 1u;
+    dst[i] = v;
+  }
+}
+
+struct Options {
+  long m = 8192, n = 8192, k = 8192;
+  int sms = 0;  // 0: every SM but the probe's (and the memory kernel's)
+  double idle_ms = 20, spin_ms = 2;
+  int reps = 8;
+  double period_us = 20;
+  int mem_sms = 0;
+  double mem_gib = 0;
+  bool probe = true;
+  bool random = false;  // --fill random: operands as real data; default constant bytes
+};
+
+static Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "clock_trace: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--shape") {
+      if (std::sscanf(next(), "%ldx%ldx%ld", &o.m, &o.n, &o.k) != 3) {
+        std::fprintf(stderr, "clock_trace: --shape MxNxK\n");
+        std::exit(2);
+      }
+    } else if (a == "--sms")
+      o.sms = std::atoi(next());
+    else if (a == "--idle-ms")
+      o.idle_ms = std::atof(next());
+    else if (a == "--spin-ms")
+      o.spin_ms = std::atof(next());
+    else if (a == "--reps")
+      o.reps = std::atoi(next());
+    else if (a == "--period-us")
+      o.period_us = std::atof(next());
+    else if (a == "--mem-sms")
+      o.mem_sms = std::atoi(next());
+    else if (a == "--mem-gib")
+      o.mem_gib = std::atof(next());
+    else if (a == "--no-probe")
+      o.probe = false;
+    else if (a == "--fill") {
+      const std::string f = next();
+      if (f != "random" && f != "constant") {
+        std::fprintf(stderr, "clock_trace: --fill random|constant\n");
+        std::exit(2);
+      }
+      o.random = f == "random";
+    } else {
+      std::fprintf(stderr, "clock_trace: unknown option %s\n", a.c_str());
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  int dev_sms = 0;
+  CK(cudaDeviceGetAttribute(&dev_sms, cudaDevAttrMultiProcessorCount, 0));
+  // Default: one SM fewer than free, so the probe's SM is not one the persistent GEMM waits for.
+  const int sms = o.sms > 0 ? o.sms : dev_sms - 1 - o.mem_sms;
+
+  __nv_bfloat16 *a, *b, *c;
+  CK(cudaMalloc(&a, sizeof(__nv_bfloat16) * o.m * o.k));
+  CK(cudaMalloc(&b, sizeof(__nv_bfloat16) * o.k * o.n));
+  CK(cudaMalloc(&c, sizeof(__nv_bfloat16) * o.m * o.n));
+  CK(cudaMemset(a, 0x3c, sizeof(__nv_bfloat16) * o.m * o.k));  // ~1.0-ish bf16 bytes, not zeros
+  CK(cudaMemset(b, 0x3b, sizeof(__nv_bfloat16) * o.k * o.n));
+  if (o.random) {
+    fill_random_kernel<<<1024, 256>>>(a, static_cast<size_t>(o.m) * o.k, 1);
+    fill_random_kernel<<<1024, 256>>>(b, static_cast<size_t>(o.k) * o.n, 2);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+  }
+  const size_t workspace_bytes = 64ull << 20;
+  void* workspace;
+  CK(cudaMalloc(&workspace, workspace_bytes));
+  size_t mem_count = 0;
+  uint4 *msrc = nullptr, *mdst = nullptr;
+  if (o.mem_sms > 0) {
+    const size_t half = static_cast<size_t>(o.mem_gib * (1ull << 30) / 2) / 16 * 16;
+    mem_count = half / 16;
+    CK(cudaMalloc(&msrc, half));
+    CK(cudaMalloc(&mdst, half));
+    CK(cudaMemset(msrc, 1, half));
+  }
+
+  cublasLtHandle_t lt;
+  CKB(cublasLtCreate(&lt));
+  cublasLtMatmulDesc_t desc;
+  CKB(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  const int32_t target = sms;
+  CKB(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET, &target, sizeof target));
+  cublasLtMatrixLayout_t la, lb, lc;
+  CKB(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, o.m, o.k, o.m));
+  CKB(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, o.k, o.n, o.k));
+  CKB(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, o.m, o.n, o.m));
+  cublasLtMatmulPreference_t pref;
+  CKB(cublasLtMatmulPreferenceCreate(&pref));
+  const uint64_t ws = workspace_bytes;
+  CKB(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
+  cublasLtMatmulHeuristicResult_t result{};
+  int found = 0;
+  CKB(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, 1, &result, &found));
+  if (found < 1) {
+    std::fprintf(stderr, "clock_trace: no algorithm\n");
+    return 3;
+  }
+  const float alpha = 1.0f, beta = 0.0f;
+  // What cuBLASLt chose for this SM target (opaque ids, but equal ids mean the same configuration).
+  auto algo_attr = [&](cublasLtMatmulAlgoConfigAttributes_t attr) {
+    std::int64_t v = 0;
+    std::uint64_t value = 0;
+    size_t written = 0;
+    if (cublasLtMatmulAlgoConfigGetAttribute(&result.algo, attr, &value, sizeof value, &written) ==
+        CUBLAS_STATUS_SUCCESS) {
+      std::memcpy(&v, &value, sizeof v);
+      if (written == 4) v = static_cast<std::int64_t>(static_cast<std::uint32_t>(value));
+    }
+    return static_cast<long long>(v);
+  };
+  const long long algo_id = algo_attr(CUBLASLT_ALGO_CONFIG_ID);
+  const long long tile_id = algo_attr(CUBLASLT_ALGO_CONFIG_TILE_ID);
+  const long long stages_id = algo_attr(CUBLASLT_ALGO_CONFIG_STAGES_ID);
+  const long long cluster_id = algo_attr(CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID);
+
+  cudaStream_t gs, ps, ms;
+  CK(cudaStreamCreateWithFlags(&gs, cudaStreamNonBlocking));
+  CK(cudaStreamCreateWithFlags(&ps, cudaStreamNonBlocking));
+  CK(cudaStreamCreateWithFlags(&ms, cudaStreamNonBlocking));
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  auto gemm = [&] {
+    CKB(cublasLtMatmul(lt, desc, &alpha, a, la, b, lb, &beta, c, lc, c, lc, &result.algo, workspace,
+                       workspace_bytes, gs));
+  };
+
+  // Time alone once (untimed warm-up first) to size the probe's window.
+  gemm();
+  CK(cudaStreamSynchronize(gs));
+  CK(cudaEventRecord(e0, gs));
+  gemm();
+  CK(cudaEventRecord(e1, gs));
+  CK(cudaEventSynchronize(e1));
+  float warm_ms = 0;
+  CK(cudaEventElapsedTime(&warm_ms, e0, e1));
+
+  const double period_ns = o.period_us * 1e3;
+  const double window_ns = (warm_ms * 2.0 + 2.0) * 1e6;
+  const int max_samples = static_cast<int>(window_ns / period_ns) + 16;
+  unsigned long long* d_samples;
+  int* d_count;
+  unsigned long long* d_stamps;
+  CK(cudaMalloc(&d_samples, sizeof(unsigned long long) * 2 * max_samples));
+  CK(cudaMalloc(&d_count, sizeof(int)));
+  CK(cudaMalloc(&d_stamps, 2 * sizeof(unsigned long long)));
+  std::vector<unsigned long long> h(2 * static_cast<size_t>(max_samples));
+
+  for (int rep = 0; rep < o.reps; ++rep) {
+    CK(cudaDeviceSynchronize());
+    if (o.idle_ms > 0)
+      std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long>(o.idle_ms * 1e3)));
+    if (o.spin_ms > 0) {
+      spin_kernel<<<dev_sms, 64, 0, gs>>>(static_cast<unsigned long long>(o.spin_ms * 1e6));
+      CK(cudaGetLastError());
+      CK(cudaStreamSynchronize(gs));
+    }
+    CK(cudaMemsetAsync(d_count, 0, sizeof(int), ps));
+    if (o.probe) {
+      probe_kernel<<<1, 32, 0, ps>>>(d_samples, max_samples, static_cast<unsigned long long>(period_ns),
+                                     static_cast<unsigned long long>(window_ns), d_count);
+      CK(cudaGetLastError());
+    }
+    if (o.mem_sms > 0) {
+      stream_kernel<<<o.mem_sms, 1024, 0, ms>>>(msrc, mdst, mem_count);
+      CK(cudaGetLastError());
+    }
+    stamp_kernel<<<1, 32, 0, gs>>>(d_stamps);
+    CK(cudaEventRecord(e0, gs));
+    gemm();
+    CK(cudaEventRecord(e1, gs));
+    stamp_kernel<<<1, 32, 0, gs>>>(d_stamps + 1);
+    CK(cudaDeviceSynchronize());
+    float gemm_ms = 0;
+    CK(cudaEventElapsedTime(&gemm_ms, e0, e1));
+    int count = 0;
+    unsigned long long st[2];
+    CK(cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(h.data(), d_samples, sizeof(unsigned long long) * 2 * count, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(st, d_stamps, sizeof st, cudaMemcpyDeviceToHost));
+    // Interval clocks inside the GEMM window [st0, st1].
+    std::vector<std::pair<double, double>> pts;  // (us from GEMM start, MHz)
+    for (int i = 1; i < count; ++i) {
+      const unsigned long long t0 = h[2 * (i - 1)], t1 = h[2 * i];
+      if (t1 <= t0) continue;
+      const double mid = 0.5 * (static_cast<double>(t0) + static_cast<double>(t1));
+      if (mid < static_cast<double>(st[0]) || mid > static_cast<double>(st[1])) continue;
+      const double mhz =
+          static_cast<double>(h[2 * i + 1] - h[2 * i - 1]) / static_cast<double>(t1 - t0) * 1e3;
+      pts.emplace_back((mid - static_cast<double>(st[0])) / 1e3, mhz);
+    }
+    std::vector<double> v;
+    for (auto& p : pts) v.push_back(p.second);
+    auto median = [](std::vector<double> x) {
+      if (x.empty()) return 0.0;
+      std::sort(x.begin(), x.end());
+      return x[x.size() / 2];
+    };
+    const size_t tenth = std::max<size_t>(1, v.size() / 10);
+    std::vector<double> first(v.begin(), v.begin() + std::min(tenth, v.size()));
+    std::vector<double> last(v.end() - std::min(tenth, v.size()), v.end());
+    std::printf(
+        "{\"shape\":\"%ldx%ldx%ld\",\"sm_target\":%d,\"device_sms\":%d,\"idle_ms\":%g,\"spin_ms\":%g,"
+        "\"mem_sms\":%d,\"mem_gib\":%g,\"probe\":%s,\"fill\":\"%s\",\"algo\":[%lld,%lld,%lld,%lld],\"rep\":%"
+        "d,\"gemm_us\":%.2f,\"window_us\":%.2f,\"intervals\":%zu,"
+        "\"mhz_median\":%.1f,\"mhz_min\":%.1f,\"mhz_max\":%.1f,\"mhz_first10\":%.1f,\"mhz_last10\":%.1f,"
+        "\"samples\":[",
+        o.m, o.n, o.k, sms, dev_sms, o.idle_ms, o.spin_ms, o.mem_sms, o.mem_gib, o.probe ? "true" : "false",
+        o.random ? "random" : "constant", algo_id, tile_id, stages_id, cluster_id, rep, gemm_ms * 1e3,
+        static_cast<double>(st[1] - st[0]) / 1e3, v.size(), median(v),
+        v.empty() ? 0.0 : *std::min_element(v.begin(), v.end()),
+        v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()), median(first), median(last));
+    const size_t step = std::max<size_t>(1, pts.size() / 200);
+    bool comma = false;
+    for (size_t i = 0; i < pts.size(); i += step) {
+      std::printf("%s[%.1f,%.0f]", comma ? "," : "", pts[i].first, pts[i].second);
+      comma = true;
+    }
+    std::printf("]}\n");
+    std::fflush(stdout);
+  }
+  return 0;
+}

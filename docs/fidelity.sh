@@ -186,6 +186,33 @@ row "programs under rp:<n> and zero-CTA on 2 x H200 (c3bench, 4 programs, 20 ste
   "c3sim validate $M/h200x2_programs3_ag_gemm.jsonl --programs $M/h200x2_programs.yaml --hardware x2p.yaml (and fsdp, fsdp_rp, tp, moe)" \
   "$prog3_summary"
 
+# One-GPU programs (1 x H200, c3bench's program path; session 13): a kernel holding 16-64 SMs
+# launched first and a GEMM behind it (launch order: how a persistent GEMM's late CTAs share its
+# tiles), and a memory-bound kernel on 16 or 32 SMs beside a GEMM on the rest (memory and power
+# interference). Calibrated on the two files' isolated GEMM records; one policy per program, so no
+# pick columns.
+LO=$M/launch_order
+MI=$M/memory_interference
+"$C3SIM" calibrate $LO/h200x1_gemm_behind_held_sms.jsonl $MI/h200x1_gemm_beside_memory_kernel.jsonl --hardware h200-sxm -o "$tmp/x1.yaml" 2>/dev/null
+one_gpu_row() {
+  local label=$1 meas=$2 progs=$3 hw=$4 cmd=$5
+  "$C3SIM" validate "$meas" --programs "$progs" --hardware "$hw" --format json -o "$tmp/one.json" 2>/dev/null
+  row "$label" "$cmd" "$(jq -r '
+    def mean(f): (map(f) | add) / length;
+    .programs.rows as $rows |
+    [ ($rows | mean(.pct_error | fabs)), ($rows | mean(.pct_error)) ]
+    | "\(.[0]*10|round/10)% | \(.[1]*10|round/10)% | - | - | -"' "$tmp/one.json")"
+}
+one_gpu_row "launch order on 1 x H200 (43 programs: 16-64 SMs held, then a GEMM; calibrated on the files' isolated GEMMs)" \
+  $LO/h200x1_gemm_behind_held_sms.jsonl $LO/gemm_behind_held_sms.yaml "$tmp/x1.yaml" \
+  "c3sim calibrate $LO/h200x1_gemm_behind_held_sms.jsonl $MI/h200x1_gemm_beside_memory_kernel.jsonl --hardware h200-sxm -o x1.yaml; c3sim validate $LO/h200x1_gemm_behind_held_sms.jsonl --programs $LO/gemm_behind_held_sms.yaml --hardware x1.yaml"
+one_gpu_row "GEMM beside a memory kernel on 1 x H200 (24 programs; same calibration)" \
+  $MI/h200x1_gemm_beside_memory_kernel.jsonl $MI/gemm_beside_memory_kernel.yaml "$tmp/x1.yaml" \
+  "c3sim validate $MI/h200x1_gemm_beside_memory_kernel.jsonl --programs $MI/gemm_beside_memory_kernel.yaml --hardware x1.yaml"
+one_gpu_row "the same, the power cap as a resource (examples/h200_power_cap.yaml, not calibrated)" \
+  $MI/h200x1_gemm_beside_memory_kernel.jsonl $MI/gemm_beside_memory_kernel.yaml examples/h200_power_cap.yaml \
+  "c3sim validate $MI/h200x1_gemm_beside_memory_kernel.jsonl --programs $MI/gemm_beside_memory_kernel.yaml --hardware examples/h200_power_cap.yaml"
+
 {
   echo "| experiment | commands | C3 MAE | signed | dma / zero-CTA MAE | picks within 2% | mean pick cost |"
   echo "|---|---|---|---|---|---|---|"

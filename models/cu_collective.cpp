@@ -65,7 +65,7 @@ engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& c
   w.demands.push_back({m.fabric[x], fabric});
   if (m.llc >= 0) w.demands.push_back({m.llc, plan_.llc_bytes_per_byte(true)});
   w.demands.push_back({m.hbm, plan_.hbm_bytes_per_byte()});
-  res_.add_power_demand(w.demands, 0, plan_.hbm_bytes_per_byte());
+  res_.add_power_demand(w.demands);
   // Traffic spreads evenly over the peers' links (direct, or rings laid over every link).
   // Protocol overhead (flags, FIFO handshakes) costs link bytes beyond the payload. Every GPU runs
   // the same pair of kernels, so the peers' memory is as loaded as ours: remote writes wait on it

@@ -152,7 +152,7 @@ void DmaCollective::flush_then_submit() {
   f.label = "l2 flush";
   if (m.llc >= 0) f.demands.push_back({m.llc, 1.0});
   f.demands.push_back({m.hbm, 1.0});
-  res_.add_power_demand(f.demands, 0, 1.0);
+  res_.add_power_demand(f.demands);
   f.bound = dm.l2_flush_bw;
   const TimePs begin = sim_.now();
   sim_.start_flow(std::move(f), [this, per, begin](TimePs end) {
@@ -323,7 +323,7 @@ void DmaCollective::start_transfer(size_t rec) {
   }
   if (m.llc >= 0) f.demands.push_back({m.llc, local ? (dm.llc_bypass ? 1.0 : 2.0) : llc_per_byte_});
   f.demands.push_back({m.hbm, local ? 2.0 : hbm_per_byte_});
-  res_.add_power_demand(f.demands, 0, local ? 2.0 : hbm_per_byte_);
+  res_.add_power_demand(f.demands);
   f.bound = rate_cap();
   const double priority = dm.memory_priority;
   if (priority != 1) {

@@ -159,7 +159,7 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
   w.demands.push_back({m.fabric[x], t.fabric});
   if (m.llc >= 0) w.demands.push_back({m.llc, t.llc});
   w.demands.push_back({m.hbm, t.hbm});
-  res_.add_power_demand(w.demands, plan_.flops_per_tile, t.hbm);
+  res_.add_power_demand(w.demands, plan_.flops_per_tile);
   return w;
 }
 

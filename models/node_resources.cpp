@@ -1,5 +1,7 @@
 #include "models/node_resources.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace c3sim::models {
@@ -64,9 +66,14 @@ MemoryResources NodeResources::build_memory(engine::Simulation& sim, const hw::N
   return m;
 }
 
-void NodeResources::add_power_demand(std::vector<engine::Demand>& demands, double flops_per_unit,
-                                     double hbm_bytes_per_unit) const {
+void NodeResources::add_power_demand(std::vector<engine::Demand>& demands, double flops_per_unit) const {
   if (power_ < 0) return;
+  double hbm_bytes_per_unit = 0;
+  for (const engine::Demand& d : demands) {
+    const bool hbm =
+        std::any_of(mem_.begin(), mem_.end(), [&](const MemoryResources& m) { return m.hbm == d.resource; });
+    if (hbm) hbm_bytes_per_unit += d.per_unit;
+  }
   const double joules = energy_per_flop_ * flops_per_unit + energy_per_hbm_byte_ * hbm_bytes_per_unit;
   if (joules > 0) demands.push_back({power_, joules});
 }

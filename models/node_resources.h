@@ -60,12 +60,11 @@ public:
   [[nodiscard]] engine::ResourceId iod_crossing(int iod) const { return iod_out_[static_cast<size_t>(iod)]; }
   // The outgoing link that carries traffic to peer p (0-based among the peers).
   [[nodiscard]] engine::ResourceId link_to_peer(int p) const;
-  // The board power limit (spec.model.power), -1 without one: a resource of (limit - static) W.
-  [[nodiscard]] engine::ResourceId power() const { return power_; }
-  // Adds a flow's draw on the power resource, if the node has one: J per unit of its work for
-  // the matrix FLOPs and the HBM bytes one unit carries.
-  void add_power_demand(std::vector<engine::Demand>& demands, double flops_per_unit,
-                        double hbm_bytes_per_unit) const;
+  // Adds a flow's draw on the board power limit (spec.model.power: a resource of (limit - static)
+  // W), if the node has one: J per unit of its work for the matrix FLOPs one unit does and for the
+  // HBM bytes `demands` already charges it (its demands on any of the HBM resources), so every
+  // requester's HBM traffic draws power without restating its bytes.
+  void add_power_demand(std::vector<engine::Demand>& demands, double flops_per_unit = 0) const;
 
   // The last memory level a kernel's requests queue at: the LLC, or HBM without one.
   [[nodiscard]] engine::ResourceId queueing_level(KernelClass k) const {

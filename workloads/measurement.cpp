@@ -12,6 +12,7 @@
 #include "sim/base/input_file.h"
 #include "workloads/collective.h"
 #include "workloads/input_limits.h"
+#include "workloads/program.h"
 #include "workloads/strict_json.h"
 
 namespace c3sim::wl {
@@ -215,11 +216,14 @@ ProgramKernelRecord read_program_kernel(const json& j, const SourceLocation& whe
   ProgramKernelRecord k;
   k.name = o.string("name");
   k.kind = o.string("kind");
-  if (k.kind != "gemm" && k.kind != "collective" && k.kind != "memory" && k.kind != "dma_copy" &&
-      k.kind != "measured") {
-    o.fail("kind",
-           fmt::format("unknown kernel kind '{}' (gemm, collective, memory, dma_copy, measured)", k.kind));
+  // A row names its kernel as the program file's kind does (c3bench writes wl::to_string).
+  std::string kinds;
+  bool known = false;
+  for (const KernelKind kind : kKernelKinds) {
+    known = known || k.kind == to_string(kind);
+    kinds += fmt::format("{}{}", kinds.empty() ? "" : ", ", to_string(kind));
   }
+  if (!known) o.fail("kind", fmt::format("unknown kernel kind '{}' ({})", k.kind, kinds));
   k.stream = o.string("stream");
   k.launch_us = o.number("launch_us", 0);
   k.ready_us = o.number("ready_us", 0);

@@ -100,7 +100,7 @@ struct C3Record {
 // and stream order met), its first workgroup (or DMA transfer), its end, and its isolated time.
 struct ProgramKernelRecord {
   std::string name;
-  std::string kind;  // "gemm", "collective", "memory", "dma_copy"
+  std::string kind;  // a wl::KernelKind's name: "gemm", "collective", "memory", "dma_copy", "measured"
   std::string stream;
   double launch_us = 0, ready_us = 0, start_us = 0, end_us = 0;
   std::optional<double> iso_us;

@@ -29,6 +29,8 @@
 namespace c3sim::wl {
 
 enum class KernelKind { gemm, collective, memory, dma_copy, measured };
+inline constexpr KernelKind kKernelKinds[] = {KernelKind::gemm, KernelKind::collective, KernelKind::memory,
+                                              KernelKind::dma_copy, KernelKind::measured};
 const char* to_string(KernelKind k);  // "gemm", "collective", "memory", "dma_copy", "measured"
 
 // A memory-bound kernel on the CUs (elementwise op, copy, norm): `bytes` read plus written.

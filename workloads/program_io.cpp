@@ -78,8 +78,7 @@ ProgramKernel parse_kernel(StrictMap k) {
   out.name = nonempty_string(k, "name");
   out.stream = k.string("stream");
   int bodies = 0;
-  for (const char* body : {"gemm", "collective", "memory", "dma_copy", "measured"})
-    bodies += k.has(body) ? 1 : 0;
+  for (const KernelKind kind : kKernelKinds) bodies += k.has(to_string(kind)) ? 1 : 0;
   if (bodies != 1) k.fail("gemm", "a kernel has exactly one of gemm, collective, memory, dma_copy, measured");
   if (k.has("gemm")) {
     out.kind = KernelKind::gemm;

@@ -119,18 +119,9 @@ __global__ void verify_reduce_kernel(const std::uint16_t* recv, std::size_t coun
   if (bad != 0) atomicAdd(mismatches, bad);
 }
 
-// A kernel known only by its duration (an imported trace's `measured` kernel): every workgroup
-// spins for spin_ns of device time, so `workgroups` CUs/SMs are held for about that long.
+// Every workgroup spins for spin_ns of device time: clock conditioning (launch_spin) and, with all
+// the shared memory a workgroup may claim, a `measured` program kernel (launch_occupy).
 __global__ void spin_kernel(std::uint64_t spin_ns) {
-  const std::uint64_t start = device_ns();
-  while (device_ns() - start < spin_ns) {}
-}
-
-// A `measured` program kernel: the same spin, but each workgroup claims all the shared memory
-// (LDS) one workgroup may have, more than half an SM's / CU's, so nothing that uses shared memory
-// (a GEMM tile, a collective's channel, another of these) is resident beside it: the workgroup
-// holds its SM/CU as c3sim's measured-kernel model does. The claimed bytes are never touched.
-__global__ void occupy_kernel(std::uint64_t spin_ns) {
   const std::uint64_t start = device_ns();
   while (device_ns() - start < spin_ns) {}
 }
@@ -232,8 +223,8 @@ void launch_spin(hipStream_t stream, int workgroups, std::uint64_t spin_ns) {
 }
 
 namespace {
-// Largest dynamic shared memory one workgroup of occupy_kernel may claim on the current device;
-// on NVIDIA the kernel is opted in to it once per device.
+// Largest dynamic shared memory one workgroup of spin_kernel may claim on the current device; on
+// NVIDIA the kernel is opted in to it once per device (launches asking for none are unaffected).
 std::size_t occupy_bytes() {
   static std::mutex mutex;
   static std::map<int, std::size_t> per_device;
@@ -244,7 +235,7 @@ std::size_t occupy_bytes() {
   int bytes = 0;
 #if defined(C3BENCH_NVIDIA)
   C3_HIP(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  C3_HIP(cudaFuncSetAttribute(occupy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  C3_HIP(cudaFuncSetAttribute(spin_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
 #else
   C3_HIP(hipDeviceGetAttribute(&bytes, hipDeviceAttributeMaxSharedMemoryPerBlock, device));
 #endif
@@ -252,9 +243,13 @@ std::size_t occupy_bytes() {
 }
 }  // namespace
 
+// The spin, but each workgroup claims all the shared memory (LDS) one workgroup may have, more
+// than half an SM's / CU's, so nothing that uses shared memory (a GEMM tile, a collective's
+// channel, another of these) is resident beside it: the workgroup holds its SM/CU as c3sim's
+// measured-kernel model does. The claimed bytes are never touched.
 void launch_occupy(hipStream_t stream, int workgroups, std::uint64_t spin_ns) {
   const std::size_t bytes = occupy_bytes();
-  occupy_kernel<<<workgroups, 64, bytes, stream>>>(spin_ns);
+  spin_kernel<<<workgroups, 64, bytes, stream>>>(spin_ns);
   C3_LAUNCHED();
 }
 

@@ -25,7 +25,7 @@ void DmaCopy::start(std::function<void(TimePs)> done) {
     // symmetric peer's write into this GPU (to a peer). Memory-side LLC sees both.
     if (m.llc >= 0) f.demands.push_back({m.llc, 2.0});
     f.demands.push_back({m.hbm, 2.0});
-    res_.add_power_demand(f.demands, 0, 2.0);
+    res_.add_power_demand(f.demands);
     const TimePs began = sim_.now();
     sim_.start_flow(std::move(f), [this, began](TimePs now) {
       if (engine::TraceRecorder* tr = sim_.trace()) {

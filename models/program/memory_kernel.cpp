@@ -22,7 +22,7 @@ engine::CohortWork MemoryKernelModel::cohort_work(const engine::CohortContext& c
   w.demands.push_back({m.fabric[x], 1.0});
   if (m.llc >= 0) w.demands.push_back({m.llc, 1.0});
   w.demands.push_back({m.hbm, 1.0});
-  res_.add_power_demand(w.demands, 0, 1.0);
+  res_.add_power_demand(w.demands);
   return w;
 }
 

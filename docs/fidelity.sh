@@ -102,17 +102,20 @@ row "new shapes, 2-GPU isolated calibration (228 scenarios beyond Table I, order
 # The same beyond-Table-I scenarios re-measured with conditioned trials (hardware/hip/bench.h
 # Conditioning: every timed trial after 20 ms with the GPUs idle and a 2 ms spin on every SM, order
 # rotated per round; hardware/measurements/conditioned/), calibrated on their own isolated
-# records only (no sweep or program file taken in another clock state), beside the unconditioned
-# files under the same recipe.
+# records and the 2-GPU NCCL CTA sweep (isolated collectives capped at 1-64 CTAs: the only records
+# of how NCCL's rate grows with its CTAs, which rp:<n> runs depend on; NCCL on a few SMs draws
+# too little power for the clock state to matter), beside the unconditioned files under the same
+# recipe. No other sweep or program file taken in another clock state.
 C=$M/conditioned
-"$C3SIM" calibrate $M/h200x2_ordered_beyond_*.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2u.yaml" 2>/dev/null
-"$C3SIM" calibrate $C/h200x2_cond_beyond_*.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2c.yaml" 2>/dev/null
+CTAS=$M/h200x2_ordered_sweep_ctas4.jsonl
+"$C3SIM" calibrate $M/h200x2_ordered_beyond_*.jsonl $CTAS "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2u.yaml" 2>/dev/null
+"$C3SIM" calibrate $C/h200x2_cond_beyond_*.jsonl $CTAS "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2c.yaml" 2>/dev/null
 mapfile -t unc < <(validate_each $M/h200x2_ordered_beyond_ "$tmp/x2u.yaml" x2u)
 mapfile -t cond < <(validate_each $C/h200x2_cond_beyond_ "$tmp/x2c.yaml" x2c)
-row "new shapes, unconditioned trials, own isolated records (228 scenarios)" \
-  "c3sim calibrate $M/h200x2_ordered_beyond_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2u.yaml; c3sim validate $M/h200x2_ordered_beyond_*.jsonl --hardware x2u.yaml" "$(summary "${unc[@]}")"
-row "new shapes, conditioned trials, own isolated records (228 scenarios)" \
-  "c3sim calibrate $C/h200x2_cond_beyond_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2c.yaml; c3sim validate $C/h200x2_cond_beyond_*.jsonl --hardware x2c.yaml" "$(summary "${cond[@]}")"
+row "new shapes, unconditioned trials, own isolated records + CTA sweep (228 scenarios)" \
+  "c3sim calibrate $M/h200x2_ordered_beyond_*.jsonl $CTAS $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2u.yaml; c3sim validate $M/h200x2_ordered_beyond_*.jsonl --hardware x2u.yaml" "$(summary "${unc[@]}")"
+row "new shapes, conditioned trials, own isolated records + CTA sweep (228 scenarios)" \
+  "c3sim calibrate $C/h200x2_cond_beyond_*.jsonl $CTAS $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2c.yaml; c3sim validate $C/h200x2_cond_beyond_*.jsonl --hardware x2c.yaml" "$(summary "${cond[@]}")"
 
 # The same c3 records, calibrated with their GEMMs' isolated records re-measured with the fixed
 # harness on 1 x H200 (hardware/measurements/gemm_refit/) in place of the conditioned files' own,
@@ -120,10 +123,10 @@ row "new shapes, conditioned trials, own isolated records (228 scenarios)" \
 # (where the host cost left in the c3 records is under 3%).
 R=$M/gemm_refit
 for f in "$C"/h200x2_cond_beyond_*.jsonl; do jq -c 'select(.kind != "iso_gemm")' "$f" >"$tmp/noiso_$(basename "$f")"; done
-"$C3SIM" calibrate "$tmp"/noiso_h200x2_cond_beyond_*.jsonl $R/h200x1_refit_gemm_*.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2r.yaml" 2>/dev/null
+"$C3SIM" calibrate "$tmp"/noiso_h200x2_cond_beyond_*.jsonl $CTAS $R/h200x1_refit_gemm_*.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2r.yaml" 2>/dev/null
 mapfile -t refit < <(validate_each $C/h200x2_cond_beyond_ "$tmp/x2r.yaml" x2r)
-row "new shapes, conditioned trials, GEMMs alone re-measured with the fixed harness (1 x H200; 228 scenarios)" \
-  "jq -c 'select(.kind != \"iso_gemm\")' on each $C/h200x2_cond_beyond_*.jsonl > noiso_*.jsonl; c3sim calibrate noiso_*.jsonl $R/h200x1_refit_gemm_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2r.yaml; c3sim validate $C/h200x2_cond_beyond_*.jsonl --hardware x2r.yaml" "$(summary "${refit[@]}")"
+row "new shapes, conditioned trials + CTA sweep, GEMMs alone re-measured with the fixed harness (1 x H200; 228 scenarios)" \
+  "jq -c 'select(.kind != \"iso_gemm\")' on each $C/h200x2_cond_beyond_*.jsonl > noiso_*.jsonl; c3sim calibrate noiso_*.jsonl $CTAS $R/h200x1_refit_gemm_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2r.yaml; c3sim validate $C/h200x2_cond_beyond_*.jsonl --hardware x2r.yaml" "$(summary "${refit[@]}")"
 # Keep the rows and scenarios whose GEMM shape takes >= 2 ms alone on 132 SMs.
 long_shapes=$(jq -s '[.[] | select(.kind == "iso_gemm" and .time_us >= 2000) | "\(.m)x\(.n)x\(.k) \(.dtype // "bf16")"]' $R/h200x1_refit_gemm_full.jsonl)
 for j in "${refit[@]}"; do

@@ -53,6 +53,7 @@ bool has_dynamic_tiles(const NodeSpec& s) { return s.model.gemm.dynamic_tiles; }
 bool has_workgroup_remap(const NodeSpec& s) {
   return s.model.gemm.workgroup_remap != WorkgroupRemap::round_robin;
 }
+bool has_channel_queueing(const NodeSpec& s) { return s.model.collective.channel_queueing; }
 bool has_ll_protocol(const NodeSpec& s) { return s.model.collective.ll_protocol_efficiency != 0; }
 bool has_reduction_passes(const NodeSpec& s) {
   return s.model.collective.reduce_scatter_copy_passes != 0 || s.model.collective.all_reduce_copy_passes != 0;
@@ -163,6 +164,7 @@ constexpr FieldDef kFields[] = {
   {"model.collective.all_reduce_copy_passes",        D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_reduce_copy_passes>, has_reduction_passes},
   {"model.collective.l2_footprint_per_workgroup",    D::bytes,         C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::l2_footprint_per_workgroup>, nullptr},
   {"model.collective.memory_stall_fraction", D::dimensionless, C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::memory_stall_fraction>, nullptr},
+  {"model.collective.channel_queueing", D::dimensionless, C::none, kOpt, at<&S::model, &M::collective, &CollectiveModel::channel_queueing>, has_channel_queueing},
   {"model.collective.link_stall_fraction", D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::link_stall_fraction>, has_link_stall},
   {"model.collective.ll_step_latency", D::time, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::ll_step_latency>, has_ll_protocol},
   {"model.collective.ll_protocol_efficiency", D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::ll_protocol_efficiency>, has_ll_protocol},

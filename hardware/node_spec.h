@@ -160,6 +160,9 @@ struct CollectiveModel {
   double l2_footprint_per_workgroup = 0;   // l2_footprint_per_workgroup: L2 bytes a comm WG keeps
   double memory_stall_fraction = 0;        // memory_stall_fraction: share of a copy loop's time
                                            //   exposed to memory latency (queues behind a GEMM)
+  bool channel_queueing = false;           // channel_queueing: channels share the link as a closed
+                                           //   queueing network (models/channel_queueing.h), not as
+                                           //   min(channels x per-channel rate, link)
   double link_stall_fraction = 0;          // link_stall_fraction: each byte's link time stretches by
                                            //   1 + f * u while the peers' GEMMs load their memory with
                                            //   utilization u (remote writes wait on a busy memory); more

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/channel_queueing.h"
 #include "models/queueing_utilization.h"
 
 namespace c3sim::models {
@@ -30,7 +31,11 @@ CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& sp
       hbm_queueing_(spec.model.memory.hbm_queueing && spec.memory.llc_bytes > 0),
       // Share of the copy loop's requests the LLC serves: what it reads and writes there beyond
       // what reaches HBM (the p2p FIFO staging); source and destination buffers stream to HBM.
-      llc_hit_(1.0 - plan_.hbm_bytes_per_byte() / plan_.llc_bytes_per_byte(true)) {}
+      llc_hit_(1.0 - plan_.hbm_bytes_per_byte() / plan_.llc_bytes_per_byte(true)),
+      channel_queueing_(spec.model.collective.channel_queueing),
+      // cohort_work spreads a byte over the peers' links (one switch port, or a link per peer).
+      link_rate_(spec.model.collective.link_bw * plan_.link_efficiency *
+                 (spec.interconnect.topology == hw::Topology::switched ? 1.0 : plan_.peers)) {}
 
 double CuCollectiveModel::load_by_others(std::int32_t kernel) const {
   const double u_llc = state_.memory_load_of_others(kernel);
@@ -39,6 +44,11 @@ double CuCollectiveModel::load_by_others(std::int32_t kernel) const {
 }
 
 engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& ctx) {
+  running_ += ctx.count;
+  return work(ctx);
+}
+
+engine::CohortWork CuCollectiveModel::work(const engine::CohortContext& ctx) {
   const MemoryResources& m = res_.memory(KernelClass::comm);
   const auto x = static_cast<size_t>(ctx.xcd);
   engine::CohortWork w;
@@ -47,10 +57,18 @@ engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& c
   // kernels (the GEMM, in a pair) put on the same memory level, to first order by 1 + f * u.
   const double others = load_by_others(ctx.owner.kernel);
   const double u = state_.isolate_queueing ? 0.0 : std::clamp(others, 0.0, 1.0);
-  w.bound_per_wg = wg_rate_ / (1.0 + stall_fraction_ * u);
+  const double lone = wg_rate_ / (1.0 + stall_fraction_ * u);
+  const double link_stretch = 1.0 + link_stall_fraction_ * u;
+  const int channels = std::max(running_, ctx.count);
+  w.bound_per_wg =
+      channel_queueing_ ? closed_network_rate(channels, lone, link_rate_ / link_stretch) / channels : lone;
   const auto slot = static_cast<size_t>(ctx.slot);
-  if (applied_load_.size() <= slot) applied_load_.resize(slot + 1, 0.0);
+  if (applied_load_.size() <= slot) {
+    applied_load_.resize(slot + 1, 0.0);
+    applied_channels_.resize(slot + 1, 0);
+  }
   applied_load_[slot] = others;
+  applied_channels_[slot] = channels;
   // Once per collective, not per cohort: the fixed cost (peer handshakes, flag setup) and the
   // protocol's per-step latency belong to the collective's pipeline, which every channel joins;
   // a channel that starts after the pipeline is up pays none of it again. Charging it to every
@@ -70,19 +88,21 @@ engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& c
   // Protocol overhead (flags, FIFO handshakes) costs link bytes beyond the payload. Every GPU runs
   // the same pair of kernels, so the peers' memory is as loaded as ours: remote writes wait on it
   // and each byte holds its link longer by 1 + f_link * u, whatever the number of workgroups.
-  const double link_stretch = 1.0 + link_stall_fraction_ * u;
   const double per_peer = link_stretch / plan_.peers / link_efficiency_;
   for (int p = 0; p < plan_.peers; ++p) w.demands.push_back({res_.link_to_peer(p), per_peer});
   return w;
 }
 
 std::optional<engine::CohortWork> CuCollectiveModel::refresh(const engine::CohortContext& ctx) {
-  if (stall_fraction_ <= 0 && link_stall_fraction_ <= 0) return std::nullopt;
+  if (stall_fraction_ <= 0 && link_stall_fraction_ <= 0 && !channel_queueing_) return std::nullopt;
   // cohort_work wrote this cohort's entry when it started (the dispatcher refreshes running
   // cohorts only).
-  const double others = load_by_others(ctx.owner.kernel);
-  if (applied_load_.at(static_cast<size_t>(ctx.slot)) == others) return std::nullopt;
-  return cohort_work(ctx);
+  const auto slot = static_cast<size_t>(ctx.slot);
+  const bool same_load = applied_load_.at(slot) == load_by_others(ctx.owner.kernel);
+  const bool same_channels =
+      !channel_queueing_ || applied_channels_.at(slot) == std::max(running_, ctx.count);
+  if (same_load && same_channels) return std::nullopt;
+  return work(ctx);
 }
 
 }  // namespace c3sim::models

@@ -4,6 +4,9 @@
 // symmetry) the peers' writes into local memory; capped by a per-workgroup copy rate. Saturation
 // points ("all-gather stops gaining near 32 CUs, all-to-all near 64") follow from that cap, the
 // copy passes per byte and the link bandwidth.
+// With model.collective.channel_queueing the channels share the link as a closed queueing network
+// (models/channel_queueing.h): each one's bound is the network's rate for the channels running now,
+// divided among them.
 // The collective's start (the library's fixed cost and its steps' protocol latency) is paid once per
 // collective, from its first dispatch: a cohort that starts later (a second wave of channels on a
 // partition with fewer CUs than channels) waits only for what is left of it.
@@ -23,8 +26,10 @@ public:
                     const InterferenceState& state);
 
   [[nodiscard]] engine::CohortWork cohort_work(const engine::CohortContext& ctx) override;
-  // The per-workgroup copy rate falls as the GEMM's memory traffic lengthens each load's latency.
+  // The per-workgroup copy rate falls as the GEMM's memory traffic lengthens each load's latency,
+  // and (model.collective.channel_queueing) as more of the collective's channels share the link.
   [[nodiscard]] std::optional<engine::CohortWork> refresh(const engine::CohortContext& ctx) override;
+  void cohort_retired(const engine::CohortContext& ctx) override { running_ -= ctx.count; }
   [[nodiscard]] const CollectivePlan& plan() const { return plan_; }
   [[nodiscard]] TimePs launch_latency() const { return launch_latency_; }
 
@@ -44,11 +49,16 @@ private:
   TimePs first_dispatch_ = -1;
   TimePs launch_latency_;
   double link_efficiency_;
-  double hbm_latency_ratio_;  // model.gemm.hbm_miss_latency_ratio: the memory's, whoever asks
-  bool hbm_queueing_;         // model.memory.hbm_queueing, with an LLC
-  double llc_hit_;            // share of the copy loop's memory requests the LLC serves
+  double hbm_latency_ratio_;           // model.gemm.hbm_miss_latency_ratio: the memory's, whoever asks
+  bool hbm_queueing_;                  // model.memory.hbm_queueing, with an LLC
+  double llc_hit_;                     // share of the copy loop's memory requests the LLC serves
+  bool channel_queueing_;              // model.collective.channel_queueing
+  double link_rate_;                   // payload bytes/s its links carry, before any stretch
+  std::vector<int> applied_channels_;  // per slot, as applied_load_: the channel count its bound used
+  int running_ = 0;                    // the collective's workgroups holding CUs now
   // The other kernels' memory utilization the copy loop queues behind (queueing_utilization.h).
   [[nodiscard]] double load_by_others(std::int32_t kernel) const;
+  [[nodiscard]] engine::CohortWork work(const engine::CohortContext& ctx);
 };
 
 }  // namespace c3sim::models

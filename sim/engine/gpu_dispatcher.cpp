@@ -366,7 +366,16 @@ void GpuDispatcher::start_claims() {
         raw->flow = sim_.start_flow(std::move(spec), [this, raw](TimePs now) { retire(raw, now); });
       };
       if (w.startup_latency > 0) {
-        sim_.after(w.startup_latency, std::move(start));
+        // While it waits, residency may change without a refresh reaching it (refresh_all skips
+        // flows not started): its model is asked again when the flow starts.
+        sim_.after(w.startup_latency, [this, raw, start = std::move(start)]() mutable {
+          start();
+          WorkgroupModel& model = *kernels_[static_cast<size_t>(raw->kernel)].model;
+          model.begin_refresh();
+          if (auto again = model.refresh(raw->ctx)) {
+            sim_.update_flow(raw->flow, std::move(again->demands), again->bound_per_wg * raw->ctx.count);
+          }
+        });
       } else {
         start();
       }
@@ -400,6 +409,7 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
     for (auto [cu, slots] : c->cus) take_slots(cu, -slots);
   }
   kern.stats.cu_seconds += cus_held * ps_to_s(now - c->started);
+  kern.model->cohort_retired(c->ctx);
   resident_[static_cast<size_t>(c->kernel)][static_cast<size_t>(c->ctx.xcd)] -= c->ctx.count;
   kern.finished_wgs += c->ctx.count;
   if (TraceRecorder* tr = sim_.trace()) {

@@ -51,6 +51,9 @@ public:
     (void)ctx;
     return std::nullopt;
   }
+  // The cohort's workgroups have finished (before the dispatcher's next round and residency
+  // update), so a model that counts its running workgroups can stop counting them.
+  virtual void cohort_retired(const CohortContext& ctx) { (void)ctx; }
 };
 
 }  // namespace c3sim::engine

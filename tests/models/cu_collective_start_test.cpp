@@ -34,6 +34,7 @@ hw::NodeSpec two_h200(double wg_copy_bw, double link_bw) {
   c.all_gather_copy_passes = 1;
   c.memory_stall_fraction = 0;
   c.link_stall_fraction = 0;
+  c.channel_queueing = false;  // min(channels x rate, link): channel_queueing_test.cpp has the network
   s.model.dispatch.kernel_launch_latency = 4e-6;
   return s;
 }

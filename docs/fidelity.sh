@@ -138,6 +138,26 @@ done
 row "the same, scenarios whose GEMM takes >= 2 ms alone (120 of 228)" \
   "as above, rows of the GEMM shapes >= 2 ms in $R/h200x1_refit_gemm_full.jsonl" "$(summary "${refit[@]/%.json/_long.json}")"
 
+# The same 228 scenarios measured again (session 14) with c3bench's fixed GEMM path and a 1 MiB
+# NCCL all-reduce after every idle gap (Conditioning::warm_collective: the session-8 files' isolated
+# collectives paid a post-idle wake-up the concurrent ones did not), with a CTA sweep of the same
+# day; calibrated on these isolated records only (and the 1-GPU rest sweeps).
+WC=$C/h200x2_warmcoll_
+"$C3SIM" calibrate ${WC}beyond_*.jsonl ${WC}sweep_ctas.jsonl "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2w.yaml" 2>/dev/null
+mapfile -t warm < <(validate_each ${WC}beyond_ "$tmp/x2w.yaml" x2w)
+row "new measurements: the 228 scenarios re-measured (fixed GEMM path, warm-up collective), own isolated records + same-day CTA sweep" \
+  "c3sim calibrate $C/h200x2_warmcoll_beyond_*.jsonl $C/h200x2_warmcoll_sweep_ctas.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2w.yaml; c3sim validate $C/h200x2_warmcoll_beyond_*.jsonl --hardware x2w.yaml" "$(summary "${warm[@]}")"
+warm_long=$(jq -s '[.[] | select(.kind == "iso_gemm" and .cus == 132 and .time_us >= 2000) | "\(.m)x\(.n)x\(.k) \(.dtype // "bf16")"] | unique' ${WC}beyond_*.jsonl)
+for j in "${warm[@]}"; do
+  jq --argjson long "$warm_long" '
+    (.rows | map(select(.gemm_shape as $g | $long | index($g)))) as $rows |
+    ($rows | map(.scenario) | unique) as $keep |
+    .rows = $rows | .scenarios = (.scenarios | map(select(.scenario as $s | $keep | index($s))))' "$j" >"${j%.json}_long.json"
+done
+nlong=$(jq -s '[.[].scenarios[]] | length' "${warm[@]/%.json/_long.json}")
+row "the same, scenarios whose GEMM takes >= 2 ms alone ($nlong of 228)" \
+  "as above, rows of the GEMM shapes whose iso_gemm records on all 132 SMs take >= 2 ms" "$(summary "${warm[@]/%.json/_long.json}")"
+
 # Programs measured by c3bench on 2 x H200 (chunked all-gather -> GEMM, the LLaMA-70B FSDP layer
 # step, a 2-way TP block, a Mixtral MoE layer; 28 program records): calibrate on the 2-GPU isolated
 # records (the ordered files and the program runs' own), predict each record's step time. The

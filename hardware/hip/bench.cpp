@@ -9,6 +9,11 @@
 
 namespace c3sim::bench {
 
+namespace {
+// The untimed all-reduce of Conditioning::warm_collective.
+constexpr std::size_t kWarmBytes = std::size_t{1} << 20;
+}  // namespace
+
 std::string CollConfig::describe() const {
   switch (impl) {
     case wl::CollectiveImpl::cu: return max_ctas > 0 ? "cu,max_ctas=" + std::to_string(max_ctas) : "cu";
@@ -21,8 +26,8 @@ std::string CollConfig::describe() const {
 
 std::string Conditioning::describe() const {
   char buf[96];
-  std::snprintf(buf, sizeof buf, "idle_ms=%g,spin_ms=%g,order=%s", idle_ms, spin_ms,
-                rotate ? "rotate" : "fixed");
+  std::snprintf(buf, sizeof buf, "idle_ms=%g,spin_ms=%g,order=%s%s", idle_ms, spin_ms,
+                rotate ? "rotate" : "fixed", warm_collective ? ",warm_collective" : "");
   return buf;
 }
 
@@ -131,6 +136,11 @@ void Bench::condition() {
                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                            std::chrono::duration<double, std::milli>(conditioning_.idle_ms));
     while (std::chrono::steady_clock::now() < until) {}
+  }
+  if (conditioning_.warm_collective && gpus() > 1 && shape_.block_bytes() >= kWarmBytes) {
+    // Fits any prepared collective's buffers: its send and receive buffers hold a block or more.
+    const CollShape warm{wl::CollectiveOp::all_reduce, kWarmBytes, shape_.ranks};
+    vendor_.enqueue(warm, plain_, devices_.streams("condition"), 0);
   }
   if (conditioning_.spin_ms > 0) {
     const auto ns = static_cast<std::uint64_t>(std::llround(conditioning_.spin_ms * 1e6));

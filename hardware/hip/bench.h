@@ -64,6 +64,11 @@ struct Conditioning {
   double idle_ms = 20;
   double spin_ms = 2;
   bool rotate = true;
+  // After the idle gap, a 1 MiB all-reduce through the library on every GPU before the spin: an
+  // isolated NCCL collective after 20 ms idle took 290-490 us at 64 MiB where the same collective
+  // launched beside a GEMM took 186-430 (2 x H200, hardware/measurements/README.md, conditioned/),
+  // a wake-up only the isolated trials paid.
+  bool warm_collective = true;
   [[nodiscard]] std::string describe() const;
 };
 

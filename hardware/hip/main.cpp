@@ -45,6 +45,7 @@ struct CommonOptions {
   // Trial conditioning (bench.h Conditioning); defaults = the conditioned mode.
   double condition_idle_ms = bench::Conditioning{}.idle_ms;
   double condition_spin_ms = bench::Conditioning{}.spin_ms;
+  bool condition_warm_collective = bench::Conditioning{}.warm_collective;
   std::string trial_order = "rotate";
 };
 
@@ -142,7 +143,7 @@ bench::Conditioning conditioning(const CommonOptions& o) {
   if (o.trial_order != "rotate" && o.trial_order != "fixed") {
     throw InputError({}, "--trial-order", "expected rotate or fixed, got '" + o.trial_order + "'");
   }
-  return {o.condition_idle_ms, o.condition_spin_ms, o.trial_order == "rotate"};
+  return {o.condition_idle_ms, o.condition_spin_ms, o.trial_order == "rotate", o.condition_warm_collective};
 }
 
 // A program file (workloads/program_io.h): each program under each policy of c3sim's transform
@@ -384,6 +385,10 @@ void add_common(CLI::App* app, CommonOptions& o, bool scenario_required) {
                   "Then a spin kernel on every SM/CU of every GPU this long, so clocks are up when the "
                   "trial starts; 0 = none")
       ->capture_default_str();
+  app->add_flag("--condition-warm-collective,!--no-condition-warm-collective", o.condition_warm_collective,
+                "After the idle gap, a 1 MiB all-reduce through the library on every GPU (untimed, "
+                "before the spin), so an isolated collective does not pay a wake-up that a concurrent "
+                "one does not (on by default; files before session 14 were measured without it)");
   app->add_option("--trial-order", o.trial_order,
                   "rotate: round t starts at the (t mod n)-th measurement, so drift and what ran before "
                   "fall on all alike; fixed: the same order every round (files before the conditioning)")

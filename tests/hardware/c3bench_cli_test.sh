@@ -43,6 +43,9 @@ expect 2 "--trials" -- run "$src/hardware/measurements/smoke.yaml" --trials 0
 expect 0 "--condition-idle-ms" -- run --help
 expect 2 "--condition-idle-ms.*between 0 and 10000" -- run "$src/hardware/measurements/smoke.yaml" --condition-idle-ms -1
 expect 2 "--condition-spin-ms" -- sweep --condition-spin-ms nan
+expect 0 "--no-condition-warm-collective" -- run --help
+expect 0 "a 1 MiB all-reduce through the library" -- run --help
+expect 3 "GPU error" -- run "$src/hardware/measurements/smoke.yaml" --no-condition-warm-collective -o "$tmp/out.jsonl"
 expect 2 "--trial-order.*'random'" -- run "$src/hardware/measurements/smoke.yaml" --trial-order random
 expect 3 "GPU error" -- run "$src/hardware/measurements/smoke.yaml" -o "$tmp/out.jsonl"
 

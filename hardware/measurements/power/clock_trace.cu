@@ -3,7 +3,8 @@
 // clock of the SM it sits on (MHz = cycles / ns * 1000) at tens of microseconds' resolution, where
 // NVML's clock and power readings update every ~100 ms and average power over about a second.
 // Optionally a memory-bound stream kernel runs beside the GEMM on --mem-sms SMs (the GEMM is then
-// planned for the rest with cuBLASLt's SM count target).
+// planned for the rest with cuBLASLt's SM count target); its own time is mem_us (events on its
+// stream).
 //
 //   nvcc -O2 -std=c++17 -arch=sm_90 clock_trace.cu -lcublasLt -o clock_trace
 //   ./clock_trace --shape 8192x8192x57344 --sms 132 --idle-ms 20 --spin-ms 2 --reps 8 >> out.jsonl
@@ -233,9 +234,11 @@ int main(int argc, char** argv) {
   CK(cudaStreamCreateWithFlags(&gs, cudaStreamNonBlocking));
   CK(cudaStreamCreateWithFlags(&ps, cudaStreamNonBlocking));
   CK(cudaStreamCreateWithFlags(&ms, cudaStreamNonBlocking));
-  cudaEvent_t e0, e1;
+  cudaEvent_t e0, e1, m0, m1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
+  CK(cudaEventCreate(&m0));
+  CK(cudaEventCreate(&m1));
   auto gemm = [&] {
     CKB(cublasLtMatmul(lt, desc, &alpha, a, la, b, lb, &beta, c, lc, c, lc, &result.algo, workspace,
                        workspace_bytes, gs));
@@ -278,8 +281,10 @@ int main(int argc, char** argv) {
       CK(cudaGetLastError());
     }
     if (o.mem_sms > 0) {
+      CK(cudaEventRecord(m0, ms));
       stream_kernel<<<o.mem_sms, 1024, 0, ms>>>(msrc, mdst, mem_count);
       CK(cudaGetLastError());
+      CK(cudaEventRecord(m1, ms));
     }
     stamp_kernel<<<1, 32, 0, gs>>>(d_stamps);
     CK(cudaEventRecord(e0, gs));
@@ -289,6 +294,8 @@ int main(int argc, char** argv) {
     CK(cudaDeviceSynchronize());
     float gemm_ms = 0;
     CK(cudaEventElapsedTime(&gemm_ms, e0, e1));
+    float mem_ms = 0;  // the memory kernel's own time (0 without one)
+    if (o.mem_sms > 0) CK(cudaEventElapsedTime(&mem_ms, m0, m1));
     int count = 0;
     unsigned long long st[2];
     CK(cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost));
@@ -318,12 +325,12 @@ int main(int argc, char** argv) {
     std::printf(
         "{\"shape\":\"%ldx%ldx%ld\",\"sm_target\":%d,\"device_sms\":%d,\"idle_ms\":%g,\"spin_ms\":%g,"
         "\"mem_sms\":%d,\"mem_gib\":%g,\"probe\":%s,\"fill\":\"%s\",\"algo\":[%lld,%lld,%lld,%lld],\"rep\":%"
-        "d,\"gemm_us\":%.2f,\"window_us\":%.2f,\"intervals\":%zu,"
+        "d,\"gemm_us\":%.2f,\"mem_us\":%.2f,\"window_us\":%.2f,\"intervals\":%zu,"
         "\"mhz_median\":%.1f,\"mhz_min\":%.1f,\"mhz_max\":%.1f,\"mhz_first10\":%.1f,\"mhz_last10\":%.1f,"
         "\"samples\":[",
         o.m, o.n, o.k, sms, dev_sms, o.idle_ms, o.spin_ms, o.mem_sms, o.mem_gib, o.probe ? "true" : "false",
         o.random ? "random" : "constant", algo_id, tile_id, stages_id, cluster_id, rep, gemm_ms * 1e3,
-        static_cast<double>(st[1] - st[0]) / 1e3, v.size(), median(v),
+        mem_ms * 1e3, static_cast<double>(st[1] - st[0]) / 1e3, v.size(), median(v),
         v.empty() ? 0.0 : *std::min_element(v.begin(), v.end()),
         v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()), median(first), median(last));
     const size_t step = std::max<size_t>(1, pts.size() / 200);

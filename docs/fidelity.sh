@@ -127,14 +127,22 @@ for f in "$C"/h200x2_cond_beyond_*.jsonl; do jq -c 'select(.kind != "iso_gemm")'
 mapfile -t refit < <(validate_each $C/h200x2_cond_beyond_ "$tmp/x2r.yaml" x2r)
 row "new shapes, conditioned trials + CTA sweep, GEMMs alone re-measured with the fixed harness (1 x H200; 228 scenarios)" \
   "jq -c 'select(.kind != \"iso_gemm\")' on each $C/h200x2_cond_beyond_*.jsonl > noiso_*.jsonl; c3sim calibrate noiso_*.jsonl $CTAS $R/h200x1_refit_gemm_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2r.yaml; c3sim validate $C/h200x2_cond_beyond_*.jsonl --hardware x2r.yaml" "$(summary "${refit[@]}")"
-# Keep the rows and scenarios whose GEMM shape takes >= 2 ms alone on 132 SMs.
-long_shapes=$(jq -s '[.[] | select(.kind == "iso_gemm" and .time_us >= 2000) | "\(.m)x\(.n)x\(.k) \(.dtype // "bf16")"]' $R/h200x1_refit_gemm_full.jsonl)
-for j in "${refit[@]}"; do
-  jq --argjson long "$long_shapes" '
-    (.rows | map(select(.gemm_shape as $g | $long | index($g)))) as $rows |
-    ($rows | map(.scenario) | unique) as $keep |
-    .rows = $rows | .scenarios = (.scenarios | map(select(.scenario as $s | $keep | index($s))))' "$j" >"${j%.json}_long.json"
-done
+# keep_long MEASUREMENTS VALIDATION...: writes each VALIDATION.json's rows and scenarios whose GEMM
+# shape takes >= 2 ms alone on all 132 SMs (iso_gemm records of MEASUREMENTS, a file or a glob's
+# files joined) to VALIDATION_long.json.
+keep_long() {
+  local long j
+  long=$(jq -s '[.[] | select(.kind == "iso_gemm" and (.cus // 132) == 132 and .time_us >= 2000) |
+    "\(.m)x\(.n)x\(.k) \(.dtype // "bf16")"] | unique' $1)
+  shift
+  for j in "$@"; do
+    jq --argjson long "$long" '
+      (.rows | map(select(.gemm_shape as $g | $long | index($g)))) as $rows |
+      ($rows | map(.scenario) | unique) as $keep |
+      .rows = $rows | .scenarios = (.scenarios | map(select(.scenario as $s | $keep | index($s))))' "$j" >"${j%.json}_long.json"
+  done
+}
+keep_long "$R/h200x1_refit_gemm_full.jsonl" "${refit[@]}"
 row "the same, scenarios whose GEMM takes >= 2 ms alone (120 of 228)" \
   "as above, rows of the GEMM shapes >= 2 ms in $R/h200x1_refit_gemm_full.jsonl" "$(summary "${refit[@]/%.json/_long.json}")"
 
@@ -147,13 +155,7 @@ WC=$C/h200x2_warmcoll_
 mapfile -t warm < <(validate_each ${WC}beyond_ "$tmp/x2w.yaml" x2w)
 row "new measurements: the 228 scenarios re-measured (fixed GEMM path, warm-up collective), own isolated records + same-day CTA sweep" \
   "c3sim calibrate $C/h200x2_warmcoll_beyond_*.jsonl $C/h200x2_warmcoll_sweep_ctas.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2w.yaml; c3sim validate $C/h200x2_warmcoll_beyond_*.jsonl --hardware x2w.yaml" "$(summary "${warm[@]}")"
-warm_long=$(jq -s '[.[] | select(.kind == "iso_gemm" and .cus == 132 and .time_us >= 2000) | "\(.m)x\(.n)x\(.k) \(.dtype // "bf16")"] | unique' ${WC}beyond_*.jsonl)
-for j in "${warm[@]}"; do
-  jq --argjson long "$warm_long" '
-    (.rows | map(select(.gemm_shape as $g | $long | index($g)))) as $rows |
-    ($rows | map(.scenario) | unique) as $keep |
-    .rows = $rows | .scenarios = (.scenarios | map(select(.scenario as $s | $keep | index($s))))' "$j" >"${j%.json}_long.json"
-done
+keep_long "${WC}beyond_*.jsonl" "${warm[@]}"
 nlong=$(jq -s '[.[].scenarios[]] | length' "${warm[@]/%.json/_long.json}")
 row "the same, scenarios whose GEMM takes >= 2 ms alone ($nlong of 228)" \
   "as above, rows of the GEMM shapes whose iso_gemm records on all 132 SMs take >= 2 ms" "$(summary "${warm[@]/%.json/_long.json}")"

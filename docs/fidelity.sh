@@ -214,11 +214,12 @@ row "programs under rp:<n> and zero-CTA on 2 x H200 (c3bench, 4 programs, 20 ste
 # One-GPU programs (1 x H200, c3bench's program path; session 13): a kernel holding 16-64 SMs
 # launched first and a GEMM behind it (launch order: how a persistent GEMM's late CTAs share its
 # tiles), and a memory-bound kernel on 16 or 32 SMs beside a GEMM on the rest (memory and power
-# interference). Calibrated on the two files' isolated GEMM records; one policy per program, so no
-# pick columns.
+# interference). Calibrated on the one-GPU files' isolated GEMM records; one policy per program, so
+# no pick columns.
 LO=$M/launch_order
 MI=$M/memory_interference
-"$C3SIM" calibrate $LO/h200x1_gemm_behind_held_sms.jsonl $MI/h200x1_gemm_beside_memory_kernel.jsonl --hardware h200-sxm -o "$tmp/x1.yaml" 2>/dev/null
+X1_FILES="$LO/h200x1_gemm_behind_held_sms.jsonl $LO/h200x1_hold_tail_programs.jsonl $MI/h200x1_gemm_beside_memory_kernel.jsonl"
+"$C3SIM" calibrate $X1_FILES --hardware h200-sxm -o "$tmp/x1.yaml" 2>/dev/null
 one_gpu_row() {
   local label=$1 meas=$2 progs=$3 hw=$4 cmd=$5
   "$C3SIM" validate "$meas" --programs "$progs" --hardware "$hw" --format json -o "$tmp/one.json" 2>/dev/null
@@ -228,9 +229,14 @@ one_gpu_row() {
     [ ($rows | mean(.pct_error | fabs)), ($rows | mean(.pct_error)) ]
     | "\(.[0]*10|round/10)% | \(.[1]*10|round/10)% | - | - | -"' "$tmp/one.json")"
 }
-one_gpu_row "launch order on 1 x H200 (43 programs: 16-64 SMs held, then a GEMM; calibrated on the files' isolated GEMMs)" \
+one_gpu_row "launch order on 1 x H200 (43 programs: 16-64 SMs held, then a GEMM; calibrated on the one-GPU files' isolated GEMMs)" \
   $LO/h200x1_gemm_behind_held_sms.jsonl $LO/gemm_behind_held_sms.yaml "$tmp/x1.yaml" \
-  "c3sim calibrate $LO/h200x1_gemm_behind_held_sms.jsonl $MI/h200x1_gemm_beside_memory_kernel.jsonl --hardware h200-sxm -o x1.yaml; c3sim validate $LO/h200x1_gemm_behind_held_sms.jsonl --programs $LO/gemm_behind_held_sms.yaml --hardware x1.yaml"
+  "c3sim calibrate $X1_FILES --hardware h200-sxm -o x1.yaml; c3sim validate $LO/h200x1_gemm_behind_held_sms.jsonl --programs $LO/gemm_behind_held_sms.yaml --hardware x1.yaml"
+# Session 15: the same question measured in pairs (each repetition: the GEMM alone, then behind
+# each hold), c3bench's conditioning and launch order (hold_tail.cu, run_hold_tail.sh).
+one_gpu_row "launch order, paired repetitions (23 programs: 16-64 SMs held 50 us - 5 ms, then a GEMM; same calibration)" \
+  $LO/h200x1_hold_tail_programs.jsonl $LO/hold_tail_programs.yaml "$tmp/x1.yaml" \
+  "c3sim validate $LO/h200x1_hold_tail_programs.jsonl --programs $LO/hold_tail_programs.yaml --hardware x1.yaml"
 one_gpu_row "GEMM beside a memory kernel on 1 x H200 (24 programs; same calibration)" \
   $MI/h200x1_gemm_beside_memory_kernel.jsonl $MI/gemm_beside_memory_kernel.yaml "$tmp/x1.yaml" \
   "c3sim validate $MI/h200x1_gemm_beside_memory_kernel.jsonl --programs $MI/gemm_beside_memory_kernel.yaml --hardware x1.yaml"

@@ -28,8 +28,8 @@ void choose_protocol(CollectivePlan& p, const hw::NodeSpec& spec) {
   p.step_latency = cm.step_latency;
   p.link_efficiency = cm.protocol_efficiency;
   if (cm.ll_protocol_efficiency <= 0) return;
-  const bool switched = spec.interconnect.topology == hw::Topology::switched;
-  const double links = switched ? cm.link_bw : cm.link_bw * p.peers;
+  const double links =
+      p.aggregate_link_rate(cm.link_bw, spec.interconnect.topology == hw::Topology::switched);
   const auto estimate = [&](double step, double efficiency) {
     return p.steps * step + p.bytes_sent / (links * efficiency);
   };

@@ -26,6 +26,13 @@ struct CollectivePlan {
   int workgroups = 0;          // CU implementation: channels (one workgroup each)
   double llc_footprint = 0;    // bytes the collective streams through the LLC while it runs
 
+  // Bytes/s one GPU's outgoing links carry at `link_bw` each, before protocol overhead: traffic
+  // spreads over the peers' links (direct, or rings laid over every link), one switch port when the
+  // node is switched.
+  [[nodiscard]] double aggregate_link_rate(double link_bw, bool switched) const {
+    return switched ? link_bw : link_bw * peers;
+  }
+
   // Per sent byte, on this GPU (incoming peer writes counted by symmetry):
   [[nodiscard]] double cu_fabric_bytes_per_byte() const;  // XCD <-> LLC/HBM, CU implementation
   [[nodiscard]] double llc_bytes_per_byte(bool cu_impl) const;

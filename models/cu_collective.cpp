@@ -33,9 +33,9 @@ CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& sp
       // what reaches HBM (the p2p FIFO staging); source and destination buffers stream to HBM.
       llc_hit_(1.0 - plan_.hbm_bytes_per_byte() / plan_.llc_bytes_per_byte(true)),
       channel_queueing_(spec.model.collective.channel_queueing),
-      // cohort_work spreads a byte over the peers' links (one switch port, or a link per peer).
-      link_rate_(spec.model.collective.link_bw * plan_.link_efficiency *
-                 (spec.interconnect.topology == hw::Topology::switched ? 1.0 : plan_.peers)) {}
+      link_rate_(plan_.link_efficiency *
+                 plan_.aggregate_link_rate(spec.model.collective.link_bw,
+                                           spec.interconnect.topology == hw::Topology::switched)) {}
 
 double CuCollectiveModel::load_by_others(std::int32_t kernel) const {
   const double u_llc = state_.memory_load_of_others(kernel);
@@ -59,7 +59,7 @@ engine::CohortWork CuCollectiveModel::work(const engine::CohortContext& ctx) {
   const double u = state_.isolate_queueing ? 0.0 : std::clamp(others, 0.0, 1.0);
   const double lone = wg_rate_ / (1.0 + stall_fraction_ * u);
   const double link_stretch = 1.0 + link_stall_fraction_ * u;
-  const int channels = std::max(running_, ctx.count);
+  const int channels = channels_running(ctx);
   w.bound_per_wg =
       channel_queueing_ ? closed_network_rate(channels, lone, link_rate_ / link_stretch) / channels : lone;
   const auto slot = static_cast<size_t>(ctx.slot);
@@ -99,8 +99,7 @@ std::optional<engine::CohortWork> CuCollectiveModel::refresh(const engine::Cohor
   // cohorts only).
   const auto slot = static_cast<size_t>(ctx.slot);
   const bool same_load = applied_load_.at(slot) == load_by_others(ctx.owner.kernel);
-  const bool same_channels =
-      !channel_queueing_ || applied_channels_.at(slot) == std::max(running_, ctx.count);
+  const bool same_channels = !channel_queueing_ || applied_channels_.at(slot) == channels_running(ctx);
   if (same_load && same_channels) return std::nullopt;
   return work(ctx);
 }

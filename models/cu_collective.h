@@ -10,6 +10,7 @@
 // The collective's start (the library's fixed cost and its steps' protocol latency) is paid once per
 // collective, from its first dispatch: a cohort that starts later (a second wave of channels on a
 // partition with fewer CUs than channels) waits only for what is left of it.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -59,6 +60,11 @@ private:
   // The other kernels' memory utilization the copy loop queues behind (queueing_utilization.h).
   [[nodiscard]] double load_by_others(std::int32_t kernel) const;
   [[nodiscard]] engine::CohortWork work(const engine::CohortContext& ctx);
+  // Channels sharing the link for this cohort's bound: every workgroup holding CUs, this cohort's
+  // counted even before cohort_work has added it.
+  [[nodiscard]] int channels_running(const engine::CohortContext& ctx) const {
+    return std::max(running_, ctx.count);
+  }
 };
 
 }  // namespace c3sim::models

@@ -1,0 +1,284 @@
+// What a GEMM launched behind held SMs pays, measured in pairs so the power cap's drift cancels:
+// each repetition runs the GEMM alone and then behind every hold (S SMs for X us, a spin kernel that
+// claims a whole SM's shared memory, so no GEMM CTA shares its SMs), back to back, after the same
+// conditioning as c3bench (20 ms idle with the host busy-waiting, then a 2 ms spin). A one-CTA
+// probe that also needs a whole SM is launched after the GEMM on a third stream: it starts when
+// the first GEMM CTA retires, so (GEMM end - probe start) is the GEMM's tail, where its CTAs run
+// out of tiles.
+//
+//   nvcc -O2 -std=c++17 -arch=sm_90 hold_tail.cu -lcublasLt -o hold_tail
+//   ./hold_tail --shape 16384x8192x53248 --holds 32:150,32:600,64:600 --reps 10 >> out.jsonl
+//
+// One JSON line per repetition and mode (hold "0:0" = alone): times in us from a stamp taken on
+// the GPU just before the first kernel: gemm_ready (behind a hold: a stamp on the GEMM's stream
+// just before it, i.e. when the host's launch reached the GPU; alone 0), gemm_end, hold_end,
+// probe_start (the first CTA retiring).
+// Launches as c3bench times a trial (hardware/hip/start_hold.h): the first part (alone: stamp, GEMM,
+// end stamp; held: stamp, hold) is queued behind a one-thread gate kernel polling a host-mapped
+// word and released once queued, so the host's cuBLASLt call is outside the timed region; behind a
+// hold the GEMM is launched after the release, one host launch later, as c3bench's sp launches it.
+#include <cublasLt.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#define CK(x)                                                                                 \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(3);                                                                           \
+    }                                                                                         \
+  } while (0)
+#define CKB(x)                                                                        \
+  do {                                                                                \
+    cublasStatus_t s_ = (x);                                                          \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                \
+      std::fprintf(stderr, "%s:%d %s: status %d\n", __FILE__, __LINE__, #x, (int)s_); \
+      std::exit(3);                                                                   \
+    }                                                                                 \
+  } while (0)
+
+__device__ __forceinline__ unsigned long long gtimer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__global__ void stamp_kernel(unsigned long long* at) {
+  if (threadIdx.x == 0) *at = gtimer();
+}
+
+// Holds its SM for ns (dynamic shared memory makes it the SM's only CTA); the last CTA out writes
+// the time it left.
+__global__ void hold_kernel(unsigned long long ns, unsigned long long* end) {
+  extern __shared__ unsigned char smem[];
+  const unsigned long long t0 = gtimer();
+  while (gtimer() - t0 < ns) {}
+  if (threadIdx.x == 0) {
+    smem[0] = 1;
+    atomicMax(end, gtimer());
+  }
+}
+
+// Records when it starts: the first SM a GEMM CTA leaves.
+__global__ void probe_kernel(unsigned long long* at) {
+  extern __shared__ unsigned char smem[];
+  if (threadIdx.x == 0) {
+    smem[0] = 1;
+    *at = gtimer();
+  }
+}
+
+// Holds its stream until the host writes `epoch` to the mapped word (c3bench's start hold).
+__global__ void gate_kernel(const volatile int* word, int epoch) {
+  const unsigned long long t0 = gtimer();
+  while (*word != epoch && gtimer() - t0 < 2000000000ull) {}
+}
+
+__global__ void spin_kernel(unsigned long long ns) {
+  const unsigned long long t0 = gtimer();
+  while (gtimer() - t0 < ns) {}
+}
+
+__global__ void fill_random_kernel(__nv_bfloat16* v, size_t count, unsigned long long seed) {
+  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+  for (size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
+    unsigned long long z = seed ^ (i * 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    v[i] = __float2bfloat16(static_cast<float>(z >> 40) / static_cast<float>(1ull << 24) * 2.0f - 1.0f);
+  }
+}
+
+struct Options {
+  long m = 8192, n = 8192, k = 8192;
+  std::vector<std::pair<int, double>> holds;  // (SMs, us)
+  double idle_ms = 20, spin_ms = 2;
+  int reps = 10;
+};
+
+static Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "hold_tail: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--shape") {
+      if (std::sscanf(next().c_str(), "%ldx%ldx%ld", &o.m, &o.n, &o.k) != 3) {
+        std::fprintf(stderr, "hold_tail: --shape MxNxK\n");
+        std::exit(2);
+      }
+    } else if (a == "--holds") {
+      std::string list = next();
+      size_t pos = 0;
+      while (pos < list.size()) {
+        const size_t comma = list.find(',', pos);
+        const std::string item =
+            list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        int sms = 0;
+        double us = 0;
+        if (std::sscanf(item.c_str(), "%d:%lf", &sms, &us) != 2 || sms <= 0 || us <= 0) {
+          std::fprintf(stderr, "hold_tail: --holds SMS:US[,SMS:US...], got '%s'\n", item.c_str());
+          std::exit(2);
+        }
+        o.holds.emplace_back(sms, us);
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+      }
+    } else if (a == "--idle-ms") {
+      o.idle_ms = std::atof(next().c_str());
+    } else if (a == "--spin-ms") {
+      o.spin_ms = std::atof(next().c_str());
+    } else if (a == "--reps") {
+      o.reps = std::atoi(next().c_str());
+    } else {
+      std::fprintf(stderr, "hold_tail: unknown option %s\n", a.c_str());
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  int dev_sms = 0, smem_optin = 0;
+  CK(cudaDeviceGetAttribute(&dev_sms, cudaDevAttrMultiProcessorCount, 0));
+  CK(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+  CK(cudaFuncSetAttribute(hold_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
+  CK(cudaFuncSetAttribute(probe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
+
+  __nv_bfloat16 *a, *b, *c;
+  CK(cudaMalloc(&a, sizeof(__nv_bfloat16) * o.m * o.k));
+  CK(cudaMalloc(&b, sizeof(__nv_bfloat16) * o.k * o.n));
+  CK(cudaMalloc(&c, sizeof(__nv_bfloat16) * o.m * o.n));
+  fill_random_kernel<<<1024, 256>>>(a, static_cast<size_t>(o.m) * o.k, 1);
+  fill_random_kernel<<<1024, 256>>>(b, static_cast<size_t>(o.k) * o.n, 2);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  const size_t workspace_bytes = 64ull << 20;
+  void* workspace;
+  CK(cudaMalloc(&workspace, workspace_bytes));
+
+  // The GEMM as c3bench's sp runs it: planned for the whole GPU.
+  cublasLtHandle_t lt;
+  CKB(cublasLtCreate(&lt));
+  cublasLtMatmulDesc_t desc;
+  CKB(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  cublasLtMatrixLayout_t la, lb, lc;
+  CKB(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, o.m, o.k, o.m));
+  CKB(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, o.k, o.n, o.k));
+  CKB(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, o.m, o.n, o.m));
+  cublasLtMatmulPreference_t pref;
+  CKB(cublasLtMatmulPreferenceCreate(&pref));
+  const uint64_t ws = workspace_bytes;
+  CKB(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
+  cublasLtMatmulHeuristicResult_t result{};
+  int found = 0;
+  CKB(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, 1, &result, &found));
+  if (found < 1) {
+    std::fprintf(stderr, "hold_tail: no algorithm\n");
+    return 3;
+  }
+  auto algo_attr = [&](cublasLtMatmulAlgoConfigAttributes_t attr) {
+    std::uint64_t value = 0;
+    size_t written = 0;
+    if (cublasLtMatmulAlgoConfigGetAttribute(&result.algo, attr, &value, sizeof value, &written) !=
+        CUBLAS_STATUS_SUCCESS)
+      return -1LL;
+    return written == 4 ? static_cast<long long>(static_cast<std::uint32_t>(value))
+                        : static_cast<long long>(value);
+  };
+  const long long algo_id = algo_attr(CUBLASLT_ALGO_CONFIG_ID);
+  const long long tile_id = algo_attr(CUBLASLT_ALGO_CONFIG_TILE_ID);
+  const long long cluster_id = algo_attr(CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID);
+  const float alpha = 1.0f, beta = 0.0f;
+
+  cudaStream_t gs, hs, ps;
+  CK(cudaStreamCreateWithFlags(&gs, cudaStreamNonBlocking));
+  CK(cudaStreamCreateWithFlags(&hs, cudaStreamNonBlocking));
+  CK(cudaStreamCreateWithFlags(&ps, cudaStreamNonBlocking));
+  unsigned long long* d;  // [0] start, [1] gemm end, [2] hold end, [3] probe start, [4] gemm ready
+  CK(cudaMalloc(&d, 5 * sizeof(unsigned long long)));
+  auto gemm = [&] {
+    CKB(cublasLtMatmul(lt, desc, &alpha, a, la, b, lb, &beta, c, lc, c, lc, &result.algo, workspace,
+                       workspace_bytes, gs));
+  };
+  int* gate_word;  // host-mapped
+  CK(cudaHostAlloc(&gate_word, sizeof(int), cudaHostAllocMapped));
+  *gate_word = 0;
+  int* gate_dev;
+  CK(cudaHostGetDevicePointer(&gate_dev, gate_word, 0));
+  // Every kernel runs once before any is queued behind a spinning gate (lazy module loading).
+  gemm();
+  stamp_kernel<<<1, 32, 0, gs>>>(d);
+  hold_kernel<<<1, 640, smem_optin, hs>>>(1000, d + 2);
+  probe_kernel<<<1, 32, smem_optin, ps>>>(d + 3);
+  gate_kernel<<<1, 1, 0, gs>>>(gate_dev, 0);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  int epoch = 0;
+
+  std::vector<std::pair<int, double>> modes{{0, 0.0}};
+  modes.insert(modes.end(), o.holds.begin(), o.holds.end());
+  for (int rep = 0; rep < o.reps; ++rep) {
+    for (const auto& [sms, us] : modes) {
+      CK(cudaDeviceSynchronize());
+      CK(cudaMemset(d, 0, 5 * sizeof(unsigned long long)));
+      if (o.idle_ms > 0) {  // host busy, as c3bench's conditioning: a sleeping thread wakes slowly
+        const auto until =
+            std::chrono::steady_clock::now() + std::chrono::microseconds(static_cast<long>(o.idle_ms * 1e3));
+        while (std::chrono::steady_clock::now() < until) {}
+      }
+      if (o.spin_ms > 0) {
+        spin_kernel<<<dev_sms, 64, 0, gs>>>(static_cast<unsigned long long>(o.spin_ms * 1e6));
+        CK(cudaGetLastError());
+        CK(cudaStreamSynchronize(gs));
+      }
+      cudaStream_t first = sms > 0 ? hs : gs;
+      gate_kernel<<<1, 1, 0, first>>>(gate_dev, ++epoch);
+      stamp_kernel<<<1, 32, 0, first>>>(d);
+      if (sms > 0) {
+        hold_kernel<<<sms, 640, smem_optin, hs>>>(static_cast<unsigned long long>(us * 1e3), d + 2);
+        CK(cudaGetLastError());
+        *reinterpret_cast<volatile int*>(gate_word) = epoch;
+        stamp_kernel<<<1, 32, 0, gs>>>(d + 4);  // the GEMM's stream reached it (an SM is free)
+        gemm();
+        stamp_kernel<<<1, 32, 0, gs>>>(d + 1);
+        probe_kernel<<<1, 32, smem_optin, ps>>>(d + 3);
+      } else {
+        gemm();
+        stamp_kernel<<<1, 32, 0, gs>>>(d + 1);
+        *reinterpret_cast<volatile int*>(gate_word) = epoch;
+        probe_kernel<<<1, 32, smem_optin, ps>>>(d + 3);  // after the release: the GEMM's CTAs are out
+      }
+      CK(cudaGetLastError());
+      CK(cudaDeviceSynchronize());
+      unsigned long long h[5];
+      CK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+      auto rel = [&](unsigned long long t) { return t == 0 ? -1.0 : (static_cast<double>(t) - h[0]) / 1e3; };
+      std::printf(
+          "{\"shape\":\"%ldx%ldx%ld\",\"device_sms\":%d,\"algo\":[%lld,%lld,%lld],\"rep\":%d,\"hold_sms\":%d,"
+          "\"hold_us\":%g,\"gemm_ready_us\":%.2f,\"gemm_end_us\":%.2f,\"hold_end_us\":%.2f,"
+          "\"probe_start_us\":%.2f}\n",
+          o.m, o.n, o.k, dev_sms, algo_id, tile_id, cluster_id, rep, sms, us, sms > 0 ? rel(h[4]) : 0.0,
+          rel(h[1]), rel(h[2]), rel(h[3]));
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}

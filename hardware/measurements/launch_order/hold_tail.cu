@@ -6,7 +6,7 @@
 // the first GEMM CTA retires, so (GEMM end - probe start) is the GEMM's tail, where its CTAs run
 // out of tiles.
 //
-//   nvcc -O2 -std=c++17 -arch=sm_90 hold_tail.cu -lcublasLt -o hold_tail
+//   nvcc -O2 -std=c++17 -arch=sm_90 hold_tail.cu -lcublasLt -o hold_tail   (includes ../cuda_tool.cuh)
 //   ./hold_tail --shape 16384x8192x53248 --holds 32:150,32:600,64:600 --reps 10 >> out.jsonl
 //
 // One JSON line per repetition and mode (hold "0:0" = alone): times in us from a stamp taken on
@@ -17,45 +17,14 @@
 // end stamp; held: stamp, hold) is queued behind a one-thread gate kernel polling a host-mapped
 // word and released once queued, so the host's cuBLASLt call is outside the timed region; behind a
 // hold the GEMM is launched after the release, one host launch later, as c3bench's sp launches it.
-#include <cublasLt.h>
-#include <cuda_bf16.h>
-#include <cuda_runtime.h>
-
 #include <chrono>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
-#define CK(x)                                                                                 \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(3);                                                                           \
-    }                                                                                         \
-  } while (0)
-#define CKB(x)                                                                        \
-  do {                                                                                \
-    cublasStatus_t s_ = (x);                                                          \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                \
-      std::fprintf(stderr, "%s:%d %s: status %d\n", __FILE__, __LINE__, #x, (int)s_); \
-      std::exit(3);                                                                   \
-    }                                                                                 \
-  } while (0)
-
-__device__ __forceinline__ unsigned long long gtimer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__global__ void stamp_kernel(unsigned long long* at) {
-  if (threadIdx.x == 0) *at = gtimer();
-}
+#include "../cuda_tool.cuh"
 
 // Holds its SM for ns (dynamic shared memory makes it the SM's only CTA); the last CTA out writes
 // the time it left.
@@ -82,22 +51,6 @@ __global__ void probe_kernel(unsigned long long* at) {
 __global__ void gate_kernel(const volatile int* word, int epoch) {
   const unsigned long long t0 = gtimer();
   while (*word != epoch && gtimer() - t0 < 2000000000ull) {}
-}
-
-__global__ void spin_kernel(unsigned long long ns) {
-  const unsigned long long t0 = gtimer();
-  while (gtimer() - t0 < ns) {}
-}
-
-__global__ void fill_random_kernel(__nv_bfloat16* v, size_t count, unsigned long long seed) {
-  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
-  for (size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
-    unsigned long long z = seed ^ (i * 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    v[i] = __float2bfloat16(static_cast<float>(z >> 40) / static_cast<float>(1ull << 24) * 2.0f - 1.0f);
-  }
 }
 
 struct Options {
@@ -162,51 +115,10 @@ int main(int argc, char** argv) {
   CK(cudaFuncSetAttribute(hold_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
   CK(cudaFuncSetAttribute(probe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
 
-  __nv_bfloat16 *a, *b, *c;
-  CK(cudaMalloc(&a, sizeof(__nv_bfloat16) * o.m * o.k));
-  CK(cudaMalloc(&b, sizeof(__nv_bfloat16) * o.k * o.n));
-  CK(cudaMalloc(&c, sizeof(__nv_bfloat16) * o.m * o.n));
-  fill_random_kernel<<<1024, 256>>>(a, static_cast<size_t>(o.m) * o.k, 1);
-  fill_random_kernel<<<1024, 256>>>(b, static_cast<size_t>(o.k) * o.n, 2);
-  CK(cudaGetLastError());
-  CK(cudaDeviceSynchronize());
-  const size_t workspace_bytes = 64ull << 20;
-  void* workspace;
-  CK(cudaMalloc(&workspace, workspace_bytes));
-
-  // The GEMM as c3bench's sp runs it: planned for the whole GPU.
-  cublasLtHandle_t lt;
-  CKB(cublasLtCreate(&lt));
-  cublasLtMatmulDesc_t desc;
-  CKB(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-  cublasLtMatrixLayout_t la, lb, lc;
-  CKB(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, o.m, o.k, o.m));
-  CKB(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, o.k, o.n, o.k));
-  CKB(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, o.m, o.n, o.m));
-  cublasLtMatmulPreference_t pref;
-  CKB(cublasLtMatmulPreferenceCreate(&pref));
-  const uint64_t ws = workspace_bytes;
-  CKB(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
-  cublasLtMatmulHeuristicResult_t result{};
-  int found = 0;
-  CKB(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, 1, &result, &found));
-  if (found < 1) {
-    std::fprintf(stderr, "hold_tail: no algorithm\n");
-    return 3;
-  }
-  auto algo_attr = [&](cublasLtMatmulAlgoConfigAttributes_t attr) {
-    std::uint64_t value = 0;
-    size_t written = 0;
-    if (cublasLtMatmulAlgoConfigGetAttribute(&result.algo, attr, &value, sizeof value, &written) !=
-        CUBLAS_STATUS_SUCCESS)
-      return -1LL;
-    return written == 4 ? static_cast<long long>(static_cast<std::uint32_t>(value))
-                        : static_cast<long long>(value);
-  };
-  const long long algo_id = algo_attr(CUBLASLT_ALGO_CONFIG_ID);
-  const long long tile_id = algo_attr(CUBLASLT_ALGO_CONFIG_TILE_ID);
-  const long long cluster_id = algo_attr(CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID);
-  const float alpha = 1.0f, beta = 0.0f;
+  LtGemm gemm_plan(o.m, o.n, o.k, 0, true);  // as c3bench's sp runs it: planned for the whole GPU
+  const long long algo_id = gemm_plan.config(CUBLASLT_ALGO_CONFIG_ID);
+  const long long tile_id = gemm_plan.config(CUBLASLT_ALGO_CONFIG_TILE_ID);
+  const long long cluster_id = gemm_plan.config(CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID);
 
   cudaStream_t gs, hs, ps;
   CK(cudaStreamCreateWithFlags(&gs, cudaStreamNonBlocking));
@@ -214,10 +126,7 @@ int main(int argc, char** argv) {
   CK(cudaStreamCreateWithFlags(&ps, cudaStreamNonBlocking));
   unsigned long long* d;  // [0] start, [1] gemm end, [2] hold end, [3] probe start, [4] gemm ready
   CK(cudaMalloc(&d, 5 * sizeof(unsigned long long)));
-  auto gemm = [&] {
-    CKB(cublasLtMatmul(lt, desc, &alpha, a, la, b, lb, &beta, c, lc, c, lc, &result.algo, workspace,
-                       workspace_bytes, gs));
-  };
+  auto gemm = [&] { gemm_plan.run(gs); };
   int* gate_word;  // host-mapped
   CK(cudaHostAlloc(&gate_word, sizeof(int), cudaHostAllocMapped));
   *gate_word = 0;

@@ -6,48 +6,23 @@
 // planned for the rest with cuBLASLt's SM count target); its own time is mem_us (events on its
 // stream).
 //
-//   nvcc -O2 -std=c++17 -arch=sm_90 clock_trace.cu -lcublasLt -o clock_trace
+//   nvcc -O2 -std=c++17 -arch=sm_90 clock_trace.cu -lcublasLt -o clock_trace   (includes ../cuda_tool.cuh)
 //   ./clock_trace --shape 8192x8192x57344 --sms 132 --idle-ms 20 --spin-ms 2 --reps 8 >> out.jsonl
 //
 // One JSON line per repetition: the condition, the GEMM's time (events), the probe's clock
 // summary over the GEMM (median, min, max, the first and the last 10% of it) and the samples
 // (microseconds from the GEMM's start, MHz), decimated to at most 200.
-#include <cublasLt.h>
-#include <cuda_bf16.h>
-#include <cuda_runtime.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
-#define CK(x)                                                                                 \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(3);                                                                           \
-    }                                                                                         \
-  } while (0)
-#define CKB(x)                                                                        \
-  do {                                                                                \
-    cublasStatus_t s_ = (x);                                                          \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                \
-      std::fprintf(stderr, "%s:%d %s: status %d\n", __FILE__, __LINE__, #x, (int)s_); \
-      std::exit(3);                                                                   \
-    }                                                                                 \
-  } while (0)
-
-__device__ __forceinline__ unsigned long long gtimer() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
+#include "../cuda_tool.cuh"
 
 // samples[2i] = globaltimer ns, samples[2i+1] = clock64 of this SM, every period_ns for duration_ns.
 __global__ void probe_kernel(unsigned long long* samples, int max_samples, unsigned long long period_ns,
@@ -67,28 +42,6 @@ __global__ void probe_kernel(unsigned long long* samples, int max_samples, unsig
     }
   }
   *count = i;
-}
-
-// bf16 operands uniform in [-1, 1) from a hash of the index (as c3bench fills them): tensor-core
-// power depends on how many operand bits toggle, so constant operands draw less than real data.
-__global__ void fill_random_kernel(__nv_bfloat16* v, size_t count, unsigned long long seed) {
-  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
-  for (size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
-    unsigned long long z = seed ^ (i * 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    v[i] = __float2bfloat16(static_cast<float>(z >> 40) / static_cast<float>(1ull << 24) * 2.0f - 1.0f);
-  }
-}
-
-__global__ void stamp_kernel(unsigned long long* at) {
-  if (threadIdx.x == 0) *at = gtimer();
-}
-
-__global__ void spin_kernel(unsigned long long ns) {
-  const unsigned long long t0 = gtimer();
-  while (gtimer() - t0 < ns) {}
 }
 
 __global__ void stream_kernel(const uint4* src, uint4* dst, size_t count) {
@@ -166,21 +119,7 @@ int main(int argc, char** argv) {
   // Default: one SM fewer than free, so the probe's SM is not one the persistent GEMM waits for.
   const int sms = o.sms > 0 ? o.sms : dev_sms - 1 - o.mem_sms;
 
-  __nv_bfloat16 *a, *b, *c;
-  CK(cudaMalloc(&a, sizeof(__nv_bfloat16) * o.m * o.k));
-  CK(cudaMalloc(&b, sizeof(__nv_bfloat16) * o.k * o.n));
-  CK(cudaMalloc(&c, sizeof(__nv_bfloat16) * o.m * o.n));
-  CK(cudaMemset(a, 0x3c, sizeof(__nv_bfloat16) * o.m * o.k));  // ~1.0-ish bf16 bytes, not zeros
-  CK(cudaMemset(b, 0x3b, sizeof(__nv_bfloat16) * o.k * o.n));
-  if (o.random) {
-    fill_random_kernel<<<1024, 256>>>(a, static_cast<size_t>(o.m) * o.k, 1);
-    fill_random_kernel<<<1024, 256>>>(b, static_cast<size_t>(o.k) * o.n, 2);
-    CK(cudaGetLastError());
-    CK(cudaDeviceSynchronize());
-  }
-  const size_t workspace_bytes = 64ull << 20;
-  void* workspace;
-  CK(cudaMalloc(&workspace, workspace_bytes));
+  LtGemm gemm_plan(o.m, o.n, o.k, sms, o.random);
   size_t mem_count = 0;
   uint4 *msrc = nullptr, *mdst = nullptr;
   if (o.mem_sms > 0) {
@@ -191,44 +130,11 @@ int main(int argc, char** argv) {
     CK(cudaMemset(msrc, 1, half));
   }
 
-  cublasLtHandle_t lt;
-  CKB(cublasLtCreate(&lt));
-  cublasLtMatmulDesc_t desc;
-  CKB(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-  const int32_t target = sms;
-  CKB(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET, &target, sizeof target));
-  cublasLtMatrixLayout_t la, lb, lc;
-  CKB(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, o.m, o.k, o.m));
-  CKB(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, o.k, o.n, o.k));
-  CKB(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, o.m, o.n, o.m));
-  cublasLtMatmulPreference_t pref;
-  CKB(cublasLtMatmulPreferenceCreate(&pref));
-  const uint64_t ws = workspace_bytes;
-  CKB(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
-  cublasLtMatmulHeuristicResult_t result{};
-  int found = 0;
-  CKB(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, 1, &result, &found));
-  if (found < 1) {
-    std::fprintf(stderr, "clock_trace: no algorithm\n");
-    return 3;
-  }
-  const float alpha = 1.0f, beta = 0.0f;
   // What cuBLASLt chose for this SM target (opaque ids, but equal ids mean the same configuration).
-  auto algo_attr = [&](cublasLtMatmulAlgoConfigAttributes_t attr) {
-    std::int64_t v = 0;
-    std::uint64_t value = 0;
-    size_t written = 0;
-    if (cublasLtMatmulAlgoConfigGetAttribute(&result.algo, attr, &value, sizeof value, &written) ==
-        CUBLAS_STATUS_SUCCESS) {
-      std::memcpy(&v, &value, sizeof v);
-      if (written == 4) v = static_cast<std::int64_t>(static_cast<std::uint32_t>(value));
-    }
-    return static_cast<long long>(v);
-  };
-  const long long algo_id = algo_attr(CUBLASLT_ALGO_CONFIG_ID);
-  const long long tile_id = algo_attr(CUBLASLT_ALGO_CONFIG_TILE_ID);
-  const long long stages_id = algo_attr(CUBLASLT_ALGO_CONFIG_STAGES_ID);
-  const long long cluster_id = algo_attr(CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID);
+  const long long algo_id = gemm_plan.config(CUBLASLT_ALGO_CONFIG_ID);
+  const long long tile_id = gemm_plan.config(CUBLASLT_ALGO_CONFIG_TILE_ID);
+  const long long stages_id = gemm_plan.config(CUBLASLT_ALGO_CONFIG_STAGES_ID);
+  const long long cluster_id = gemm_plan.config(CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID);
 
   cudaStream_t gs, ps, ms;
   CK(cudaStreamCreateWithFlags(&gs, cudaStreamNonBlocking));
@@ -239,10 +145,7 @@ int main(int argc, char** argv) {
   CK(cudaEventCreate(&e1));
   CK(cudaEventCreate(&m0));
   CK(cudaEventCreate(&m1));
-  auto gemm = [&] {
-    CKB(cublasLtMatmul(lt, desc, &alpha, a, la, b, lb, &beta, c, lc, c, lc, &result.algo, workspace,
-                       workspace_bytes, gs));
-  };
+  auto gemm = [&] { gemm_plan.run(gs); };
 
   // Time alone once (untimed warm-up first) to size the probe's window.
   gemm();

@@ -1,6 +1,6 @@
 // What the one-file CUDA measurement tools here share (power/clock_trace.cu,
-// launch_order/hold_tail.cu): error checks, the GPU's global timer, stamp / spin / random-fill
-// kernels, and one bf16 cuBLASLt GEMM planned once (as c3bench's GEMM path plans it: cuBLASLt's
+// launch_order/hold_tail.cu): error checks, the GPU's global timer, stamp / spin / clock-probe /
+// random-fill kernels, and one bf16 cuBLASLt GEMM planned once (as c3bench's GEMM path plans it: cuBLASLt's
 // first heuristic result, 64 MiB workspace, optionally an SM count target).
 // Each tool includes it by relative path: nvcc -O2 -std=c++17 -arch=sm_90 TOOL.cu -lcublasLt.
 #pragma once
@@ -43,6 +43,27 @@ __global__ void stamp_kernel(unsigned long long* at) {
 __global__ void spin_kernel(unsigned long long ns) {
   const unsigned long long t0 = gtimer();
   while (gtimer() - t0 < ns) {}
+}
+
+// The SM clock where it runs: samples[2i] = globaltimer ns, samples[2i+1] = clock64 of this SM,
+// every period_ns for duration_ns; *count = samples taken. One warp, no shared memory.
+__global__ void clock_probe_kernel(unsigned long long* samples, int max_samples, unsigned long long period_ns,
+                                   unsigned long long duration_ns, int* count) {
+  if (threadIdx.x != 0) return;
+  const unsigned long long t0 = gtimer();
+  int i = 0;
+  for (; i < max_samples; ++i) {
+    unsigned long long t = gtimer();
+    const unsigned long long due = t0 + static_cast<unsigned long long>(i) * period_ns;
+    while (t < due) t = gtimer();
+    samples[2 * i] = t;
+    samples[2 * i + 1] = static_cast<unsigned long long>(clock64());
+    if (t - t0 > duration_ns) {
+      ++i;
+      break;
+    }
+  }
+  *count = i;
 }
 
 // bf16 operands uniform in [-1, 1) from a hash of the index (as c3bench fills them): tensor-core

@@ -12,11 +12,13 @@
 // One JSON line per repetition and mode (hold "0:0" = alone): times in us from a stamp taken on
 // the GPU just before the first kernel: gemm_ready (behind a hold: a stamp on the GEMM's stream
 // just before it, i.e. when the host's launch reached the GPU; alone 0), gemm_end, hold_end,
-// probe_start (the first CTA retiring).
+// probe_start (the first CTA retiring); with --clock, the SM clock's median over the GEMM's run and
+// over its second half (a one-warp probe, launched before the first part in every mode).
 // Launches as c3bench times a trial (hardware/hip/start_hold.h): the first part (alone: stamp, GEMM,
 // end stamp; held: stamp, hold) is queued behind a one-thread gate kernel polling a host-mapped
 // word and released once queued, so the host's cuBLASLt call is outside the timed region; behind a
 // hold the GEMM is launched after the release, one host launch later, as c3bench's sp launches it.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -58,6 +60,7 @@ struct Options {
   std::vector<std::pair<int, double>> holds;  // (SMs, us)
   double idle_ms = 20, spin_ms = 2;
   int reps = 10;
+  bool clock = false;  // --clock: a one-warp clock probe holds one SM from before the first launch
 };
 
 static Options parse(int argc, char** argv) {
@@ -97,6 +100,8 @@ static Options parse(int argc, char** argv) {
       o.idle_ms = std::atof(next().c_str());
     } else if (a == "--spin-ms") {
       o.spin_ms = std::atof(next().c_str());
+    } else if (a == "--clock") {
+      o.clock = true;
     } else if (a == "--reps") {
       o.reps = std::atoi(next().c_str());
     } else {
@@ -141,6 +146,38 @@ int main(int argc, char** argv) {
   CK(cudaGetLastError());
   CK(cudaDeviceSynchronize());
   int epoch = 0;
+  // --clock: the SM clock over the GEMM (clock_probe_kernel on its own stream, 20 us samples over a
+  // window of twice the GEMM's time alone plus the longest hold), launched before the first part in
+  // every mode, so whatever it takes from the GEMM it takes in the alone runs too.
+  cudaStream_t cs;
+  CK(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
+  const double period_ns = 20e3;
+  int max_samples = 0;
+  unsigned long long* d_samples = nullptr;
+  int* d_count = nullptr;
+  std::vector<unsigned long long> samples;
+  double window_ns = 0;
+  if (o.clock) {
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    CK(cudaEventRecord(e0, gs));
+    gemm();
+    CK(cudaEventRecord(e1, gs));
+    CK(cudaEventSynchronize(e1));
+    float alone_ms = 0;
+    CK(cudaEventElapsedTime(&alone_ms, e0, e1));
+    double longest_hold_us = 0;
+    for (const auto& hold : o.holds) longest_hold_us = std::max(longest_hold_us, hold.second);
+    window_ns = (2.0 * alone_ms * 1e3 + longest_hold_us) * 1e3;
+    max_samples = static_cast<int>(window_ns / period_ns) + 16;
+    CK(cudaMalloc(&d_samples, sizeof(unsigned long long) * 2 * max_samples));
+    CK(cudaMalloc(&d_count, sizeof(int)));
+    samples.resize(2 * static_cast<size_t>(max_samples));
+    clock_probe_kernel<<<1, 32, 0, cs>>>(d_samples, 2, 1000, 1000, d_count);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+  }
 
   std::vector<std::pair<int, double>> modes{{0, 0.0}};
   modes.insert(modes.end(), o.holds.begin(), o.holds.end());
@@ -159,6 +196,12 @@ int main(int argc, char** argv) {
         CK(cudaStreamSynchronize(gs));
       }
       cudaStream_t first = sms > 0 ? hs : gs;
+      if (o.clock) {
+        clock_probe_kernel<<<1, 32, 0, cs>>>(d_samples, max_samples,
+                                             static_cast<unsigned long long>(period_ns),
+                                             static_cast<unsigned long long>(window_ns), d_count);
+        CK(cudaGetLastError());
+      }
       gate_kernel<<<1, 1, 0, first>>>(gate_dev, ++epoch);
       stamp_kernel<<<1, 32, 0, first>>>(d);
       if (sms > 0) {
@@ -180,12 +223,38 @@ int main(int argc, char** argv) {
       unsigned long long h[5];
       CK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
       auto rel = [&](unsigned long long t) { return t == 0 ? -1.0 : (static_cast<double>(t) - h[0]) / 1e3; };
+      // Clock medians over the GEMM's run and over its second half (MHz = cycles / ns * 1000).
+      double mhz_run = 0, mhz_second_half = 0;
+      if (o.clock) {
+        int count = 0;
+        CK(cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(samples.data(), d_samples, sizeof(unsigned long long) * 2 * count,
+                      cudaMemcpyDeviceToHost));
+        std::vector<double> run, late;
+        const double start = static_cast<double>(h[0]), end = static_cast<double>(h[1]);
+        for (int i = 1; i < count; ++i) {
+          const double t0 = static_cast<double>(samples[2 * (i - 1)]),
+                       t1 = static_cast<double>(samples[2 * i]);
+          const double mid = 0.5 * (t0 + t1);
+          if (t1 <= t0 || mid < start || mid > end) continue;
+          const double mhz = static_cast<double>(samples[2 * i + 1] - samples[2 * i - 1]) / (t1 - t0) * 1e3;
+          run.push_back(mhz);
+          if (mid > 0.5 * (start + end)) late.push_back(mhz);
+        }
+        auto median = [](std::vector<double> v) {
+          if (v.empty()) return 0.0;
+          std::sort(v.begin(), v.end());
+          return v[v.size() / 2];
+        };
+        mhz_run = median(run);
+        mhz_second_half = median(late);
+      }
       std::printf(
           "{\"shape\":\"%ldx%ldx%ld\",\"device_sms\":%d,\"algo\":[%lld,%lld,%lld],\"rep\":%d,\"hold_sms\":%d,"
           "\"hold_us\":%g,\"gemm_ready_us\":%.2f,\"gemm_end_us\":%.2f,\"hold_end_us\":%.2f,"
-          "\"probe_start_us\":%.2f}\n",
+          "\"probe_start_us\":%.2f,\"clock_probe\":%s,\"mhz_run\":%.1f,\"mhz_second_half\":%.1f}\n",
           o.m, o.n, o.k, dev_sms, algo_id, tile_id, cluster_id, rep, sms, us, sms > 0 ? rel(h[4]) : 0.0,
-          rel(h[1]), rel(h[2]), rel(h[3]));
+          rel(h[1]), rel(h[2]), rel(h[3]), o.clock ? "true" : "false", mhz_run, mhz_second_half);
       std::fflush(stdout);
     }
   }

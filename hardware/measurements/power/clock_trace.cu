@@ -24,26 +24,6 @@
 
 #include "../cuda_tool.cuh"
 
-// samples[2i] = globaltimer ns, samples[2i+1] = clock64 of this SM, every period_ns for duration_ns.
-__global__ void probe_kernel(unsigned long long* samples, int max_samples, unsigned long long period_ns,
-                             unsigned long long duration_ns, int* count) {
-  if (threadIdx.x != 0) return;
-  const unsigned long long t0 = gtimer();
-  int i = 0;
-  for (; i < max_samples; ++i) {
-    unsigned long long t = gtimer();
-    const unsigned long long due = t0 + static_cast<unsigned long long>(i) * period_ns;
-    while (t < due) t = gtimer();
-    samples[2 * i] = t;
-    samples[2 * i + 1] = static_cast<unsigned long long>(clock64());
-    if (t - t0 > duration_ns) {
-      ++i;
-      break;
-    }
-  }
-  *count = i;
-}
-
 __global__ void stream_kernel(const uint4* src, uint4* dst, size_t count) {
   const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
   for (size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
@@ -179,8 +159,8 @@ int main(int argc, char** argv) {
     }
     CK(cudaMemsetAsync(d_count, 0, sizeof(int), ps));
     if (o.probe) {
-      probe_kernel<<<1, 32, 0, ps>>>(d_samples, max_samples, static_cast<unsigned long long>(period_ns),
-                                     static_cast<unsigned long long>(window_ns), d_count);
+      clock_probe_kernel<<<1, 32, 0, ps>>>(d_samples, max_samples, static_cast<unsigned long long>(period_ns),
+                                           static_cast<unsigned long long>(window_ns), d_count);
       CK(cudaGetLastError());
     }
     if (o.mem_sms > 0) {

@@ -60,6 +60,7 @@ struct Options {
   std::vector<std::pair<int, double>> holds;  // (SMs, us)
   double idle_ms = 20, spin_ms = 2;
   int reps = 10;
+  bool random = true;  // --fill constant: operands of constant bytes (less tensor-core power)
   bool clock = false;  // --clock: a one-warp clock probe holds one SM from before the first launch
 };
 
@@ -100,6 +101,13 @@ static Options parse(int argc, char** argv) {
       o.idle_ms = std::atof(next().c_str());
     } else if (a == "--spin-ms") {
       o.spin_ms = std::atof(next().c_str());
+    } else if (a == "--fill") {
+      const std::string f = next();
+      if (f != "random" && f != "constant") {
+        std::fprintf(stderr, "hold_tail: --fill random|constant\n");
+        std::exit(2);
+      }
+      o.random = f == "random";
     } else if (a == "--clock") {
       o.clock = true;
     } else if (a == "--reps") {
@@ -120,7 +128,7 @@ int main(int argc, char** argv) {
   CK(cudaFuncSetAttribute(hold_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
   CK(cudaFuncSetAttribute(probe_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin));
 
-  LtGemm gemm_plan(o.m, o.n, o.k, 0, true);  // as c3bench's sp runs it: planned for the whole GPU
+  LtGemm gemm_plan(o.m, o.n, o.k, 0, o.random);  // as c3bench's sp runs it: planned for the whole GPU
   const long long algo_id = gemm_plan.config(CUBLASLT_ALGO_CONFIG_ID);
   const long long tile_id = gemm_plan.config(CUBLASLT_ALGO_CONFIG_TILE_ID);
   const long long cluster_id = gemm_plan.config(CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID);
@@ -252,9 +260,11 @@ int main(int argc, char** argv) {
       std::printf(
           "{\"shape\":\"%ldx%ldx%ld\",\"device_sms\":%d,\"algo\":[%lld,%lld,%lld],\"rep\":%d,\"hold_sms\":%d,"
           "\"hold_us\":%g,\"gemm_ready_us\":%.2f,\"gemm_end_us\":%.2f,\"hold_end_us\":%.2f,"
-          "\"probe_start_us\":%.2f,\"clock_probe\":%s,\"mhz_run\":%.1f,\"mhz_second_half\":%.1f}\n",
+          "\"probe_start_us\":%.2f,\"fill\":\"%s\",\"clock_probe\":%s,\"mhz_run\":%.1f,\"mhz_second_half\":%."
+          "1f}\n",
           o.m, o.n, o.k, dev_sms, algo_id, tile_id, cluster_id, rep, sms, us, sms > 0 ? rel(h[4]) : 0.0,
-          rel(h[1]), rel(h[2]), rel(h[3]), o.clock ? "true" : "false", mhz_run, mhz_second_half);
+          rel(h[1]), rel(h[2]), rel(h[3]), o.random ? "random" : "constant", o.clock ? "true" : "false",
+          mhz_run, mhz_second_half);
       std::fflush(stdout);
     }
   }

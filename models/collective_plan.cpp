@@ -28,8 +28,7 @@ void choose_protocol(CollectivePlan& p, const hw::NodeSpec& spec) {
   p.step_latency = cm.step_latency;
   p.link_efficiency = cm.protocol_efficiency;
   if (cm.ll_protocol_efficiency <= 0) return;
-  const double links =
-      p.aggregate_link_rate(cm.link_bw, spec.interconnect.topology == hw::Topology::switched);
+  const double links = p.aggregate_link_rate(cm.link_bw);
   const auto estimate = [&](double step, double efficiency) {
     return p.steps * step + p.bytes_sent / (links * efficiency);
   };
@@ -51,16 +50,16 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
   p.coll = coll;
   p.gpus = gpus;
   p.peers = gpus - 1;
+  p.switched = spec.interconnect.topology == hw::Topology::switched;
   const double g = gpus;
   const double bytes = static_cast<double>(coll.bytes);
-  const bool switched = spec.interconnect.topology == hw::Topology::switched;
   const auto& cm = spec.model.collective;
   switch (coll.op) {
     case wl::CollectiveOp::all_gather:
       p.bytes_sent = bytes / g * (g - 1);  // my shard to every peer
       p.copy_passes = cm.all_gather_copy_passes;
-      p.algorithm = switched ? "ring" : "direct";
-      p.steps = switched ? gpus - 1 : 1;
+      p.algorithm = p.switched ? "ring" : "direct";
+      p.steps = p.switched ? gpus - 1 : 1;
       p.llc_footprint = bytes + bytes / g;
       break;
     case wl::CollectiveOp::all_to_all:

@@ -13,6 +13,7 @@ struct CollectivePlan {
   wl::Collective coll;
   int gpus = 0;
   int peers = 0;
+  bool switched = false;   // the node's GPUs meet in a switch (one port each), else a link per peer
   double bytes_sent = 0;   // per GPU, over its outgoing links
   double copy_passes = 1;  // CU copies per sent byte (p2p FIFO: send into the peer's FIFO, copy out)
   bool reduction = false;
@@ -29,7 +30,7 @@ struct CollectivePlan {
   // Bytes/s one GPU's outgoing links carry at `link_bw` each, before protocol overhead: traffic
   // spreads over the peers' links (direct, or rings laid over every link), one switch port when the
   // node is switched.
-  [[nodiscard]] double aggregate_link_rate(double link_bw, bool switched) const {
+  [[nodiscard]] double aggregate_link_rate(double link_bw) const {
     return switched ? link_bw : link_bw * peers;
   }
 

@@ -33,9 +33,7 @@ CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& sp
       // what reaches HBM (the p2p FIFO staging); source and destination buffers stream to HBM.
       llc_hit_(1.0 - plan_.hbm_bytes_per_byte() / plan_.llc_bytes_per_byte(true)),
       channel_queueing_(spec.model.collective.channel_queueing),
-      link_rate_(plan_.link_efficiency *
-                 plan_.aggregate_link_rate(spec.model.collective.link_bw,
-                                           spec.interconnect.topology == hw::Topology::switched)) {}
+      link_rate_(plan_.link_efficiency * plan_.aggregate_link_rate(spec.model.collective.link_bw)) {}
 
 double CuCollectiveModel::load_by_others(std::int32_t kernel) const {
   const double u_llc = state_.memory_load_of_others(kernel);

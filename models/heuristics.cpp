@@ -82,9 +82,7 @@ double Heuristics::roofline_gemm_us(const wl::Gemm& g) const {
 double Heuristics::roofline_coll_us(const wl::Collective& c, int gpus) const {
   const hw::NodeSpec& spec = sim_.spec();
   const CollectivePlan p = plan_collective(c, spec, gpus, std::nullopt);
-  const bool switched = spec.interconnect.topology == hw::Topology::switched;
-  const double network = switched ? spec.interconnect.link_bw : spec.interconnect.link_bw * p.peers;
-  return p.bytes_sent / (network * kRooflineEfficiency) * 1e6;
+  return p.bytes_sent / (p.aggregate_link_rate(spec.interconnect.link_bw) * kRooflineEfficiency) * 1e6;
 }
 
 int Heuristics::partition_cus(const wl::Scenario& s) {

@@ -61,7 +61,7 @@ struct Options {
   double idle_ms = 20, spin_ms = 2;
   int reps = 10;
   bool random = true;  // --fill constant: operands of constant bytes (less tensor-core power)
-  bool clock = false;  // --clock: a one-warp clock probe holds one SM from before the first launch
+  bool clock = false;  // --clock: a one-warp clock probe, launched before the first part in every mode
 };
 
 static Options parse(int argc, char** argv) {

@@ -20,8 +20,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def main():
     rows = [json.loads(line) for line in open(os.path.join(HERE, "h200x1_hold_tail.jsonl"))]
-    env = next(json.loads(line) for line in open(os.path.join(HERE, "h200x1_memory_first_vs_partition.jsonl"))
-               if json.loads(line).get("kind") == "env")
+    env = next(r for r in map(json.loads, open(os.path.join(HERE, "h200x1_memory_first_vs_partition.jsonl")))
+               if r.get("kind") == "env")
     shapes, modes = [], {}
     for r in rows:
         if r["shape"] not in shapes:

@@ -55,6 +55,11 @@ bool has_workgroup_remap(const NodeSpec& s) {
 }
 bool has_channel_queueing(const NodeSpec& s) { return s.model.collective.channel_queueing; }
 bool has_ll_protocol(const NodeSpec& s) { return s.model.collective.ll_protocol_efficiency != 0; }
+bool has_a2a_efficiency(const NodeSpec& s) { return s.model.collective.all_to_all_protocol_efficiency != 0; }
+bool has_rs_efficiency(const NodeSpec& s) {
+  return s.model.collective.reduce_scatter_protocol_efficiency != 0;
+}
+bool has_ar_efficiency(const NodeSpec& s) { return s.model.collective.all_reduce_protocol_efficiency != 0; }
 bool has_reduction_passes(const NodeSpec& s) {
   return s.model.collective.reduce_scatter_copy_passes != 0 || s.model.collective.all_reduce_copy_passes != 0;
 }
@@ -153,6 +158,9 @@ constexpr FieldDef kFields[] = {
   {"model.collective.workgroup_copy_bandwidth",      D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::workgroup_copy_bw>, nullptr},
   {"model.collective.link_bandwidth",                D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::link_bw>, nullptr},
   {"model.collective.protocol_efficiency",           D::dimensionless, C::fraction,     kReq, at<&S::model, &M::collective, &CollectiveModel::protocol_efficiency>, nullptr},
+  {"model.collective.all_to_all_protocol_efficiency",     D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_to_all_protocol_efficiency>, has_a2a_efficiency},
+  {"model.collective.reduce_scatter_protocol_efficiency", D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::reduce_scatter_protocol_efficiency>, has_rs_efficiency},
+  {"model.collective.all_reduce_protocol_efficiency",     D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_reduce_protocol_efficiency>, has_ar_efficiency},
   {"model.collective.launch_latency",                D::time,          C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::launch_latency>, nullptr},
   {"model.collective.step_latency",                  D::time,          C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::step_latency>, nullptr},
   {"model.collective.default_workgroups_all_gather", D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::default_workgroups_all_gather>, nullptr},

@@ -139,12 +139,19 @@ struct MemoryModel {
 
 // model.collective: CU-based (RCCL/NCCL-like) collectives.
 struct CollectiveModel {
-  double workgroup_copy_bw = 0;            // workgroup_copy_bandwidth: bytes/s one workgroup copies
-  double link_bw = 0;                      // link_bandwidth: usable per direction (per peer or per GPU)
-  double protocol_efficiency = 1.0;        // protocol_efficiency: payload share of the link bytes a CU
-                                           //   collective achieves (flags, FIFO handshakes)
-  double launch_latency = 0;               // launch_latency: kernel launch to first workgroup
-  double step_latency = 0;                 // step_latency: per algorithm step (protocol handshake)
+  double workgroup_copy_bw = 0;      // workgroup_copy_bandwidth: bytes/s one workgroup copies
+  double link_bw = 0;                // link_bandwidth: usable per direction (per peer or per GPU)
+  double protocol_efficiency = 1.0;  // protocol_efficiency: payload share of the link bytes a CU
+                                     //   collective achieves (flags, FIFO handshakes); the
+                                     //   all-gather's, and every op's without its own below
+  // Per op, measured where the library's kernels differ (0 = protocol_efficiency): on 2 x H200
+  // NCCL's all-reduce and all-to-all saturate at ~338 GB/s sent, all-gather and reduce-scatter at
+  // ~282 (h200x2_warmcoll_sweep_ctas.jsonl, 32-64 CTAs), with the same per-CTA rate below the knee.
+  double all_to_all_protocol_efficiency = 0;      // all_to_all_protocol_efficiency
+  double reduce_scatter_protocol_efficiency = 0;  // reduce_scatter_protocol_efficiency
+  double all_reduce_protocol_efficiency = 0;      // all_reduce_protocol_efficiency
+  double launch_latency = 0;                      // launch_latency: kernel launch to first workgroup
+  double step_latency = 0;                        // step_latency: per algorithm step (protocol handshake)
   double ll_step_latency = 0;              // ll_step_latency: per step of the low-latency protocol (LL)
   double ll_protocol_efficiency = 0;       // ll_protocol_efficiency: payload share of LL's link bytes
                                            //   (0 = the library has no LL protocol in the model)

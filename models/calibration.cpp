@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -56,7 +57,39 @@ struct Point {
 // CU collective records alone determine only the payload rate link x protocol_efficiency (a CU
 // kernel is bound by one or by its CTAs), so after the DMA stage the efficiency is rescaled to
 // keep the rate the CU stage found (calibrate below).
-std::vector<StageDef> stage_defs(const hw::NodeSpec& base, bool link_from_dma) {
+// The payload-share parameters of the CU collective stage: the common one (the all-gather's, and the
+// default of every op without its own) where all-gather records are present, and an op's own where
+// its records are (NCCL's ops saturate the link at different shares, hw::CollectiveModel). An op
+// without records keeps the base file's value.
+std::vector<ParamDef> efficiency_params(const std::set<wl::CollectiveOp>& cu_ops) {
+  using S = hw::NodeSpec;
+  using Op = wl::CollectiveOp;
+  std::vector<ParamDef> out;
+  if (cu_ops.count(Op::all_gather)) {
+    out.push_back({"model.collective.protocol_efficiency", 0.3, 1.0, false,
+                   [](S& s) { return &s.model.collective.protocol_efficiency; }, 1, ""});
+  }
+  if (cu_ops.count(Op::all_to_all)) {
+    out.push_back({"model.collective.all_to_all_protocol_efficiency", 0.3, 1.0, false,
+                   [](S& s) { return &s.model.collective.all_to_all_protocol_efficiency; }, 1, ""});
+  }
+  if (cu_ops.count(Op::reduce_scatter)) {
+    out.push_back({"model.collective.reduce_scatter_protocol_efficiency", 0.3, 1.0, false,
+                   [](S& s) { return &s.model.collective.reduce_scatter_protocol_efficiency; }, 1, ""});
+  }
+  if (cu_ops.count(Op::all_reduce)) {
+    out.push_back({"model.collective.all_reduce_protocol_efficiency", 0.3, 1.0, false,
+                   [](S& s) { return &s.model.collective.all_reduce_protocol_efficiency; }, 1, ""});
+  }
+  return out;
+}
+
+bool is_op_efficiency(const std::string& key) {
+  return key.ends_with("_protocol_efficiency") && key != "model.collective.ll_protocol_efficiency";
+}
+
+std::vector<StageDef> stage_defs(const hw::NodeSpec& base, bool link_from_dma,
+                                 const std::set<wl::CollectiveOp>& cu_ops) {
   using S = hw::NodeSpec;
   constexpr double GB = 1e9, US = 1e-6;
   const ParamDef link{"model.collective.link_bandwidth",
@@ -95,17 +128,16 @@ std::vector<StageDef> stage_defs(const hw::NodeSpec& base, bool link_from_dma) {
                   [](S& s) { return &s.model.gemm.beside_partition_efficiency; }, 1, ""}}});
   // A copy queue's own rate can reach a local copy's (HBM read + write, 2.14 TB/s on H200), hence
   // the wide range.
-  st.push_back({StageKind::collective,
-                "collective",
-                {{"model.collective.workgroup_copy_bandwidth", 2 * GB, 200 * GB, true,
-                  [](S& s) { return &s.model.collective.workgroup_copy_bw; }, GB, "GB/s"},
-                 link,
-                 {"model.collective.protocol_efficiency", 0.3, 1.0, false,
-                  [](S& s) { return &s.model.collective.protocol_efficiency; }, 1, ""},
-                 {"model.collective.launch_latency", 0, 100 * US, false,
-                  [](S& s) { return &s.model.collective.launch_latency; }, US, "us"},
-                 {"model.collective.step_latency", 0, 100 * US, false,
-                  [](S& s) { return &s.model.collective.step_latency; }, US, "us"}}});
+  StageDef collective{StageKind::collective, "collective", {}};
+  collective.params.push_back({"model.collective.workgroup_copy_bandwidth", 2 * GB, 200 * GB, true,
+                               [](S& s) { return &s.model.collective.workgroup_copy_bw; }, GB, "GB/s"});
+  collective.params.push_back(link);
+  for (ParamDef& p : efficiency_params(cu_ops)) collective.params.push_back(std::move(p));
+  collective.params.push_back({"model.collective.launch_latency", 0, 100 * US, false,
+                               [](S& s) { return &s.model.collective.launch_latency; }, US, "us"});
+  collective.params.push_back({"model.collective.step_latency", 0, 100 * US, false,
+                               [](S& s) { return &s.model.collective.step_latency; }, US, "us"});
+  st.push_back(std::move(collective));
   // A copy queue's own rate can reach a local copy's (HBM read + write, 2.14 TB/s on H200), hence
   // the wide range.
   st.push_back({StageKind::dma,
@@ -317,28 +349,32 @@ std::string field_text(const hw::NodeSpec& spec, const ParamDef& p) {
 }
 
 // The DMA stage has refitted the link the CU stage fitted with it: the CU records determine only
-// their payload rate (link x protocol_efficiency), so the efficiency is set to keep that rate on the
-// new link, and the link is reported once, by the DMA stage. (Exact for the simple protocol; the LL
-// protocol's efficiency is a preset constant and moves with the link.)
-void keep_cu_payload_rate(CalibrationResult& result, double cu_payload_rate) {
+// their payload rates (link x each fitted efficiency), so each efficiency is set to keep its rate on
+// the new link, and the link is reported once, by the DMA stage. (Exact for the simple protocol; the
+// LL protocol's efficiency is a preset constant and moves with the link.)
+void keep_cu_payload_rates(CalibrationResult& result, const std::map<std::string, double>& cu_payload_rates) {
   hw::NodeSpec& spec = result.spec;
-  if (cu_payload_rate <= 0) return;
   constexpr const char* kLink = "model.collective.link_bandwidth";
-  constexpr const char* kEfficiency = "model.collective.protocol_efficiency";
-  const double wanted = cu_payload_rate / spec.model.collective.link_bw;
-  const double efficiency = std::clamp(wanted, 0.3, 1.0);
-  if (efficiency != wanted) {
-    result.warnings.push_back(fmt::format(
-        "stage 'collective': {} would be {:.4g} to keep the CU collectives' payload rate on the link the "
-        "copy engines measured; set to {}",
-        kEfficiency, wanted, efficiency));
+  std::map<std::string, std::string> written;
+  for (const auto& [key, rate] : cu_payload_rates) {
+    if (rate <= 0) continue;
+    const double wanted = rate / spec.model.collective.link_bw;
+    const double efficiency = std::clamp(wanted, 0.3, 1.0);
+    if (efficiency != wanted) {
+      result.warnings.push_back(fmt::format(
+          "stage 'collective': {} would be {:.4g} to keep the CU collectives' payload rate on the link the "
+          "copy engines measured; set to {}",
+          key, wanted, efficiency));
+    }
+    hw::set_field(spec, key, wl::format_double(std::stod(fmt::format("{:.4g}", efficiency))));
+    written[key] = hw::get_field(spec, key);
   }
-  hw::set_field(spec, kEfficiency, wl::format_double(std::stod(fmt::format("{:.4g}", efficiency))));
+  if (written.empty()) return;
   for (StageReport& s : result.stages) {
     if (s.name != "collective") continue;
     std::erase_if(s.params, [&](const FittedParam& p) { return p.key == kLink; });
     for (FittedParam& p : s.params) {
-      if (p.key == kEfficiency) p.after = hw::get_field(spec, kEfficiency);
+      if (auto it = written.find(p.key); it != written.end()) p.after = it->second;
     }
   }
 }
@@ -385,8 +421,13 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
   spec.gemm_library = {};  // the hardware stages fit without library data (calibration.h)
   const bool link_from_dma = std::any_of(data.points.begin(), data.points.end(),
                                          [](const auto& kv) { return kv.second.stage == StageKind::dma; });
-  double cu_payload_rate = 0;  // link x protocol efficiency the CU stage found (0: it did not run)
-  for (const StageDef& def : stage_defs(base, link_from_dma)) {
+  std::set<wl::CollectiveOp> cu_ops;
+  for (const auto& [key, p] : data.points) {
+    if (p.stage == StageKind::collective) cu_ops.insert(p.coll.op);
+  }
+  // link x each efficiency the CU stage fitted (empty: it did not run)
+  std::map<std::string, double> cu_payload_rates;
+  for (const StageDef& def : stage_defs(base, link_from_dma, cu_ops)) {
     std::vector<const Point*> pts;
     for (const auto& [key, p] : data.points) {
       if (p.stage == def.kind) pts.push_back(&p);
@@ -410,7 +451,13 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
     Eigen::VectorXd u(static_cast<Eigen::Index>(def.params.size()));
     for (size_t i = 0; i < def.params.size(); ++i) {
       const ParamDef& p = def.params[i];
-      rep.params.push_back(FittedParam{p.key, field_text(base, p), "", false});
+      std::string before = field_text(base, p);
+      // An op's own efficiency absent from the base (0) means the common one: start there.
+      if (*p.ref(spec) == 0 && is_op_efficiency(p.key)) {
+        *p.ref(spec) = spec.model.collective.protocol_efficiency;
+        before = "protocol_efficiency's " + hw::get_field(base, "model.collective.protocol_efficiency");
+      }
+      rep.params.push_back(FittedParam{p.key, before, "", false});
       u[static_cast<Eigen::Index>(i)] = to_unbounded(p, *p.ref(spec));
     }
     rep.rms_log_before = rms(fit.residuals(u));
@@ -433,9 +480,13 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
     }
     rep.rms_log_after = rms(fit.residuals_here());  // at the rounded values
     result.stages.push_back(std::move(rep));
-    if (def.kind == StageKind::dma && link_from_dma) keep_cu_payload_rate(result, cu_payload_rate);
+    if (def.kind == StageKind::dma && link_from_dma) keep_cu_payload_rates(result, cu_payload_rates);
     if (def.kind == StageKind::collective) {
-      cu_payload_rate = spec.model.collective.link_bw * spec.model.collective.protocol_efficiency;
+      for (const ParamDef& p : def.params) {
+        if (p.key.ends_with("protocol_efficiency")) {
+          cu_payload_rates[p.key] = spec.model.collective.link_bw * *p.ref(spec);
+        }
+      }
     }
   }
   spec.gemm_library = base.gemm_library;

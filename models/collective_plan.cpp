@@ -14,6 +14,17 @@ int default_workgroups(wl::CollectiveOp op, const hw::NodeSpec& spec) {
   return 1;
 }
 
+double simple_protocol_efficiency(wl::CollectiveOp op, const hw::CollectiveModel& cm) {
+  double own = 0;
+  switch (op) {
+    case wl::CollectiveOp::all_gather: break;
+    case wl::CollectiveOp::all_to_all: own = cm.all_to_all_protocol_efficiency; break;
+    case wl::CollectiveOp::reduce_scatter: own = cm.reduce_scatter_protocol_efficiency; break;
+    case wl::CollectiveOp::all_reduce: own = cm.all_reduce_protocol_efficiency; break;
+  }
+  return own > 0 ? own : cm.protocol_efficiency;
+}
+
 namespace {
 
 // The library's tuner picks, per call, the protocol with the smaller estimated time: per-step
@@ -24,16 +35,16 @@ namespace {
 // 13-14 us from 1 KiB to 128 KiB over 14 ring steps: the ROCm xGMI blog's rccl-tests table).
 void choose_protocol(CollectivePlan& p, const hw::NodeSpec& spec) {
   const auto& cm = spec.model.collective;
+  const double simple = simple_protocol_efficiency(p.coll.op, cm);
   p.protocol = "simple";
   p.step_latency = cm.step_latency;
-  p.link_efficiency = cm.protocol_efficiency;
+  p.link_efficiency = simple;
   if (cm.ll_protocol_efficiency <= 0) return;
   const double links = p.aggregate_link_rate(cm.link_bw);
   const auto estimate = [&](double step, double efficiency) {
     return p.steps * step + p.bytes_sent / (links * efficiency);
   };
-  if (estimate(cm.ll_step_latency, cm.ll_protocol_efficiency) <
-      estimate(cm.step_latency, cm.protocol_efficiency)) {
+  if (estimate(cm.ll_step_latency, cm.ll_protocol_efficiency) < estimate(cm.step_latency, simple)) {
     p.protocol = "ll";
     p.step_latency = cm.ll_step_latency;
     p.link_efficiency = cm.ll_protocol_efficiency;

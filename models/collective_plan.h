@@ -46,4 +46,8 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
 
 int default_workgroups(wl::CollectiveOp op, const hw::NodeSpec& spec);
 
+// The simple protocol's payload share of the link bytes for `op`: its own measured value where the
+// file has one, else model.collective.protocol_efficiency.
+double simple_protocol_efficiency(wl::CollectiveOp op, const hw::CollectiveModel& cm);
+
 }  // namespace c3sim::models

@@ -35,5 +35,23 @@ TEST(CollectivePasses, WithoutMeasuredPassesReductionsAreDerived) {
   EXPECT_DOUBLE_EQ(plan(wl::CollectiveOp::all_reduce, mi).copy_passes, 1.5);
 }
 
+// An op's own protocol efficiency, where the file gives one, sets that op's payload share of the
+// link; the others keep model.collective.protocol_efficiency (the all-gather's).
+TEST(CollectivePasses, AnOpsOwnProtocolEfficiencyOverridesTheCommonOne) {
+  hw::NodeSpec h200 = hw::load_hardware("h200-sxm");
+  ASSERT_EQ(h200.model.collective.all_reduce_protocol_efficiency, 0.0);
+  const double common = h200.model.collective.protocol_efficiency;
+  for (auto op : {wl::CollectiveOp::all_gather, wl::CollectiveOp::all_to_all,
+                  wl::CollectiveOp::reduce_scatter, wl::CollectiveOp::all_reduce}) {
+    EXPECT_DOUBLE_EQ(plan(op, h200).link_efficiency, common);
+  }
+  h200.model.collective.all_reduce_protocol_efficiency = 0.95;
+  h200.model.collective.all_to_all_protocol_efficiency = 0.9;
+  EXPECT_DOUBLE_EQ(plan(wl::CollectiveOp::all_reduce, h200).link_efficiency, 0.95);
+  EXPECT_DOUBLE_EQ(plan(wl::CollectiveOp::all_to_all, h200).link_efficiency, 0.9);
+  EXPECT_DOUBLE_EQ(plan(wl::CollectiveOp::reduce_scatter, h200).link_efficiency, common);
+  EXPECT_DOUBLE_EQ(plan(wl::CollectiveOp::all_gather, h200).link_efficiency, common);
+}
+
 }  // namespace
 }  // namespace c3sim::models

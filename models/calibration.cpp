@@ -52,11 +52,6 @@ struct Point {
   [[nodiscard]] double log_measured() const { return sum_log_us / n; }
 };
 
-// `link_from_dma`: copy-engine records are present. They measure the link itself (a copy stream
-// fills a GPU's port, hardware/measurements/README.md), so the DMA stage fits the link rate too.
-// CU collective records alone determine only the payload rate link x protocol_efficiency (a CU
-// kernel is bound by one or by its CTAs), so after the DMA stage the efficiency is rescaled to
-// keep the rate the CU stage found (calibrate below).
 // The payload-share parameters of the CU collective stage: the common one (the all-gather's, and the
 // default of every op without its own) where all-gather records are present, and an op's own where
 // its records are (NCCL's ops saturate the link at different shares, hw::CollectiveModel). An op
@@ -64,22 +59,23 @@ struct Point {
 std::vector<ParamDef> efficiency_params(const std::set<wl::CollectiveOp>& cu_ops) {
   using S = hw::NodeSpec;
   using Op = wl::CollectiveOp;
+  struct OpEfficiency {
+    Op op;
+    const char* key;
+    double* (*ref)(S&);
+  };
+  static constexpr OpEfficiency kTable[] = {
+      {Op::all_gather, "model.collective.protocol_efficiency",
+       [](S& s) { return &s.model.collective.protocol_efficiency; }},
+      {Op::all_to_all, "model.collective.all_to_all_protocol_efficiency",
+       [](S& s) { return &s.model.collective.all_to_all_protocol_efficiency; }},
+      {Op::reduce_scatter, "model.collective.reduce_scatter_protocol_efficiency",
+       [](S& s) { return &s.model.collective.reduce_scatter_protocol_efficiency; }},
+      {Op::all_reduce, "model.collective.all_reduce_protocol_efficiency",
+       [](S& s) { return &s.model.collective.all_reduce_protocol_efficiency; }}};
   std::vector<ParamDef> out;
-  if (cu_ops.count(Op::all_gather)) {
-    out.push_back({"model.collective.protocol_efficiency", 0.3, 1.0, false,
-                   [](S& s) { return &s.model.collective.protocol_efficiency; }, 1, ""});
-  }
-  if (cu_ops.count(Op::all_to_all)) {
-    out.push_back({"model.collective.all_to_all_protocol_efficiency", 0.3, 1.0, false,
-                   [](S& s) { return &s.model.collective.all_to_all_protocol_efficiency; }, 1, ""});
-  }
-  if (cu_ops.count(Op::reduce_scatter)) {
-    out.push_back({"model.collective.reduce_scatter_protocol_efficiency", 0.3, 1.0, false,
-                   [](S& s) { return &s.model.collective.reduce_scatter_protocol_efficiency; }, 1, ""});
-  }
-  if (cu_ops.count(Op::all_reduce)) {
-    out.push_back({"model.collective.all_reduce_protocol_efficiency", 0.3, 1.0, false,
-                   [](S& s) { return &s.model.collective.all_reduce_protocol_efficiency; }, 1, ""});
+  for (const OpEfficiency& e : kTable) {
+    if (cu_ops.count(e.op)) out.push_back({e.key, 0.3, 1.0, false, e.ref, 1, ""});
   }
   return out;
 }
@@ -88,6 +84,12 @@ bool is_op_efficiency(const std::string& key) {
   return key.ends_with("_protocol_efficiency") && key != "model.collective.ll_protocol_efficiency";
 }
 
+// `link_from_dma`: copy-engine records are present. They measure the link itself (a copy stream
+// fills a GPU's port, hardware/measurements/README.md), so the DMA stage fits the link rate too.
+// CU collective records alone determine only the payload rates link x each op's protocol
+// efficiency (a CU kernel is bound by one or by its CTAs), so after the DMA stage the efficiencies
+// are rescaled to keep the rates the CU stage found (calibrate below).
+// `cu_ops`: the ops of the CU collective records.
 std::vector<StageDef> stage_defs(const hw::NodeSpec& base, bool link_from_dma,
                                  const std::set<wl::CollectiveOp>& cu_ops) {
   using S = hw::NodeSpec;

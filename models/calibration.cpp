@@ -56,32 +56,35 @@ struct Point {
 // default of every op without its own) where all-gather records are present, and an op's own where
 // its records are (NCCL's ops saturate the link at different shares, hw::CollectiveModel). An op
 // without records keeps the base file's value.
+struct OpEfficiency {
+  wl::CollectiveOp op;
+  const char* key;
+  double* (*ref)(hw::NodeSpec&);
+};
+constexpr OpEfficiency kOpEfficiencies[] = {
+    {wl::CollectiveOp::all_gather, "model.collective.protocol_efficiency",
+     [](hw::NodeSpec& s) { return &s.model.collective.protocol_efficiency; }},
+    {wl::CollectiveOp::all_to_all, "model.collective.all_to_all_protocol_efficiency",
+     [](hw::NodeSpec& s) { return &s.model.collective.all_to_all_protocol_efficiency; }},
+    {wl::CollectiveOp::reduce_scatter, "model.collective.reduce_scatter_protocol_efficiency",
+     [](hw::NodeSpec& s) { return &s.model.collective.reduce_scatter_protocol_efficiency; }},
+    {wl::CollectiveOp::all_reduce, "model.collective.all_reduce_protocol_efficiency",
+     [](hw::NodeSpec& s) { return &s.model.collective.all_reduce_protocol_efficiency; }}};
+
 std::vector<ParamDef> efficiency_params(const std::set<wl::CollectiveOp>& cu_ops) {
-  using S = hw::NodeSpec;
-  using Op = wl::CollectiveOp;
-  struct OpEfficiency {
-    Op op;
-    const char* key;
-    double* (*ref)(S&);
-  };
-  static constexpr OpEfficiency kTable[] = {
-      {Op::all_gather, "model.collective.protocol_efficiency",
-       [](S& s) { return &s.model.collective.protocol_efficiency; }},
-      {Op::all_to_all, "model.collective.all_to_all_protocol_efficiency",
-       [](S& s) { return &s.model.collective.all_to_all_protocol_efficiency; }},
-      {Op::reduce_scatter, "model.collective.reduce_scatter_protocol_efficiency",
-       [](S& s) { return &s.model.collective.reduce_scatter_protocol_efficiency; }},
-      {Op::all_reduce, "model.collective.all_reduce_protocol_efficiency",
-       [](S& s) { return &s.model.collective.all_reduce_protocol_efficiency; }}};
   std::vector<ParamDef> out;
-  for (const OpEfficiency& e : kTable) {
+  for (const OpEfficiency& e : kOpEfficiencies) {
     if (cu_ops.count(e.op)) out.push_back({e.key, 0.3, 1.0, false, e.ref, 1, ""});
   }
   return out;
 }
 
-bool is_op_efficiency(const std::string& key) {
-  return key.ends_with("_protocol_efficiency") && key != "model.collective.ll_protocol_efficiency";
+// The table's entry for a parameter key (nullptr: not a payload-share parameter).
+const OpEfficiency* op_efficiency(const std::string& key) {
+  for (const OpEfficiency& e : kOpEfficiencies) {
+    if (key == e.key) return &e;
+  }
+  return nullptr;
 }
 
 // `link_from_dma`: copy-engine records are present. They measure the link itself (a copy stream
@@ -455,7 +458,8 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
       const ParamDef& p = def.params[i];
       std::string before = field_text(base, p);
       // An op's own efficiency absent from the base (0) means the common one: start there.
-      if (*p.ref(spec) == 0 && is_op_efficiency(p.key)) {
+      const OpEfficiency* eff = op_efficiency(p.key);
+      if (*p.ref(spec) == 0 && eff != nullptr && eff->op != wl::CollectiveOp::all_gather) {
         *p.ref(spec) = spec.model.collective.protocol_efficiency;
         before = "protocol_efficiency's " + hw::get_field(base, "model.collective.protocol_efficiency");
       }
@@ -485,7 +489,7 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
     if (def.kind == StageKind::dma && link_from_dma) keep_cu_payload_rates(result, cu_payload_rates);
     if (def.kind == StageKind::collective) {
       for (const ParamDef& p : def.params) {
-        if (p.key.ends_with("protocol_efficiency")) {
+        if (op_efficiency(p.key) != nullptr) {
           cu_payload_rates[p.key] = spec.model.collective.link_bw * *p.ref(spec);
         }
       }

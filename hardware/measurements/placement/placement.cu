@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -224,8 +225,8 @@ int main(int argc, char** argv) {
   CtaRecord* d_rec = nullptr;
   CK(cudaMalloc(&d_rec, sizeof(CtaRecord) * o.ctas));
   CK(cudaFuncSetAttribute(stream_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
-  std::vector<LtGemm*> gemms;
-  for (const auto& g : o.gemms) gemms.push_back(new LtGemm(g[0], g[1], g[2], 0, true));
+  std::vector<std::unique_ptr<LtGemm>> gemms;  // LtGemm owns device buffers and a handle: not copied
+  for (const auto& g : o.gemms) gemms.push_back(std::make_unique<LtGemm>(g[0], g[1], g[2], 0, true));
   cudaStream_t ks, gs;
   CK(cudaStreamCreateWithFlags(&ks, cudaStreamNonBlocking));
   CK(cudaStreamCreateWithFlags(&gs, cudaStreamNonBlocking));
@@ -275,7 +276,7 @@ int main(int argc, char** argv) {
   };
   // Warm-up.
   launch(ks);
-  for (auto* g : gemms) g->run(gs);
+  for (const auto& g : gemms) g->run(gs);
   CK(cudaDeviceSynchronize());
   for (int rep = 0; rep < o.reps; ++rep) {
     idle();

@@ -53,6 +53,7 @@ bool has_dynamic_tiles(const NodeSpec& s) { return s.model.gemm.dynamic_tiles; }
 bool has_workgroup_remap(const NodeSpec& s) {
   return s.model.gemm.workgroup_remap != WorkgroupRemap::round_robin;
 }
+bool has_local_copy(const NodeSpec& s) { return s.model.collective.workgroup_local_copy_bw != 0; }
 bool has_channel_queueing(const NodeSpec& s) { return s.model.collective.channel_queueing; }
 bool has_ll_protocol(const NodeSpec& s) { return s.model.collective.ll_protocol_efficiency != 0; }
 bool has_a2a_efficiency(const NodeSpec& s) { return s.model.collective.all_to_all_protocol_efficiency != 0; }
@@ -156,6 +157,7 @@ constexpr FieldDef kFields[] = {
   {"model.memory.workgroup_stream_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::memory, &MemoryModel::workgroup_stream_bw>, has_stream_bw},
 
   {"model.collective.workgroup_copy_bandwidth",      D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::workgroup_copy_bw>, nullptr},
+  {"model.collective.workgroup_local_copy_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::workgroup_local_copy_bw>, has_local_copy},
   {"model.collective.link_bandwidth",                D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::link_bw>, nullptr},
   {"model.collective.protocol_efficiency",           D::dimensionless, C::fraction,     kReq, at<&S::model, &M::collective, &CollectiveModel::protocol_efficiency>, nullptr},
   {"model.collective.all_to_all_protocol_efficiency",     D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_to_all_protocol_efficiency>, has_a2a_efficiency},

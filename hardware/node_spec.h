@@ -139,11 +139,14 @@ struct MemoryModel {
 
 // model.collective: CU-based (RCCL/NCCL-like) collectives.
 struct CollectiveModel {
-  double workgroup_copy_bw = 0;      // workgroup_copy_bandwidth: bytes/s one workgroup copies
-  double link_bw = 0;                // link_bandwidth: usable per direction (per peer or per GPU)
-  double protocol_efficiency = 1.0;  // protocol_efficiency: payload share of the link bytes a CU
-                                     //   collective achieves (flags, FIFO handshakes); the
-                                     //   all-gather's, and every op's without its own below
+  double workgroup_copy_bw = 0;        // workgroup_copy_bandwidth: bytes/s one workgroup copies
+  double workgroup_local_copy_bw = 0;  // workgroup_local_copy_bandwidth: bytes/s one workgroup writes
+                                       //   into its own GPU's output beside its sends (the local
+                                       //   block of a ring step, all-to-all's own chunk); 0 = free
+  double link_bw = 0;                  // link_bandwidth: usable per direction (per peer or per GPU)
+  double protocol_efficiency = 1.0;    // protocol_efficiency: payload share of the link bytes a CU
+                                       //   collective achieves (flags, FIFO handshakes); the
+                                       //   all-gather's, and every op's without its own below
   // Per op, measured where the library's kernels differ (0 = protocol_efficiency): on 2 x H200
   // NCCL's all-reduce and all-to-all saturate at ~338 GB/s sent, all-gather and reduce-scatter at
   // ~282 (h200x2_warmcoll_sweep_ctas.jsonl, 32-64 CTAs), with the same per-CTA rate below the knee.
@@ -166,7 +169,8 @@ struct CollectiveModel {
                                            //   half of the steps reduce)
   double l2_footprint_per_workgroup = 0;   // l2_footprint_per_workgroup: L2 bytes a comm WG keeps
   double memory_stall_fraction = 0;        // memory_stall_fraction: share of a copy loop's time
-                                           //   exposed to memory latency (queues behind a GEMM)
+                                           //   exposed to memory latency (queues behind a GEMM);
+                                           //   channels and memory program kernels alike
   bool channel_queueing = false;           // channel_queueing: channels share the link as a closed
                                            //   queueing network (models/channel_queueing.h), not as
                                            //   min(channels x per-channel rate, link)

@@ -65,9 +65,12 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
   const double g = gpus;
   const double bytes = static_cast<double>(coll.bytes);
   const auto& cm = spec.model.collective;
+  // The GPU's own block, written locally, per block sent to the peers (none on one GPU).
+  const double local_per_sent = gpus > 1 ? 1.0 / (g - 1) : 0.0;
   switch (coll.op) {
     case wl::CollectiveOp::all_gather:
       p.bytes_sent = bytes / g * (g - 1);  // my shard to every peer
+      p.local_bytes_per_byte_sent = local_per_sent;
       p.copy_passes = cm.all_gather_copy_passes;
       p.algorithm = p.switched ? "ring" : "direct";
       p.steps = p.switched ? gpus - 1 : 1;
@@ -75,6 +78,7 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
       break;
     case wl::CollectiveOp::all_to_all:
       p.bytes_sent = bytes / g * (g - 1);  // a distinct chunk to every peer
+      p.local_bytes_per_byte_sent = local_per_sent;
       p.copy_passes = cm.all_to_all_copy_passes;
       p.algorithm = "direct";
       p.steps = 1;
@@ -82,6 +86,7 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
       break;
     case wl::CollectiveOp::reduce_scatter:
       p.bytes_sent = bytes * (g - 1);  // ring: (g-1) steps of one output-sized chunk
+      p.local_bytes_per_byte_sent = local_per_sent;
       // Measured per op where the preset has it (NCCL on H200: a reduce-scatter channel sends
       // faster than an all-gather one); else the reduce reads the local contribution too.
       p.copy_passes =
@@ -93,6 +98,7 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
       break;
     case wl::CollectiveOp::all_reduce:
       p.bytes_sent = 2 * bytes / g * (g - 1);  // ring reduce-scatter then all-gather
+      p.local_bytes_per_byte_sent = local_per_sent / 2;
       // Measured per op where the preset has it; else half the steps reduce.
       p.copy_passes =
           cm.all_reduce_copy_passes > 0 ? cm.all_reduce_copy_passes : cm.all_gather_copy_passes + 0.5;
@@ -106,6 +112,13 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
   if (p.workgroups <= 0) throw ModelError("a CU collective needs at least one workgroup");
   choose_protocol(p, spec);
   return p;
+}
+
+double CollectivePlan::channel_rate(const hw::CollectiveModel& cm) const {
+  double seconds_per_byte = copy_passes / cm.workgroup_copy_bw;
+  if (cm.workgroup_local_copy_bw > 0)
+    seconds_per_byte += local_bytes_per_byte_sent / cm.workgroup_local_copy_bw;
+  return 1.0 / seconds_per_byte;
 }
 
 double CollectivePlan::cu_fabric_bytes_per_byte() const {

@@ -16,6 +16,12 @@ struct CollectivePlan {
   bool switched = false;   // the node's GPUs meet in a switch (one port each), else a link per peer
   double bytes_sent = 0;   // per GPU, over its outgoing links
   double copy_passes = 1;  // CU copies per sent byte (p2p FIFO: send into the peer's FIFO, copy out)
+  // Bytes a channel writes into its own GPU's output per byte it sends: NCCL's ring copies the
+  // GPU's own block to its output in the step that sends it (directCopySend), an all-reduce its
+  // reduced block once, an all-to-all its own chunk; the peers write the rest directly. It falls
+  // with the node size (1 / (g - 1)), which is why one channel sends 1.31x faster on 4 x H200
+  // than on 2 (model.collective.workgroup_local_copy_bandwidth).
+  double local_bytes_per_byte_sent = 0;
   bool reduction = false;
   int steps = 1;  // algorithm steps, each paying the protocol latency
   const char* algorithm = "direct";
@@ -33,6 +39,10 @@ struct CollectivePlan {
   [[nodiscard]] double aggregate_link_rate(double link_bw) const {
     return switched ? link_bw : link_bw * peers;
   }
+
+  // Bytes sent per second by one channel alone: its copy passes at the workgroup copy rate plus its
+  // local writes at the local copy rate (free where the preset has none).
+  [[nodiscard]] double channel_rate(const hw::CollectiveModel& cm) const;
 
   // Per sent byte, on this GPU (incoming peer writes counted by symmetry):
   [[nodiscard]] double cu_fabric_bytes_per_byte() const;  // XCD <-> LLC/HBM, CU implementation

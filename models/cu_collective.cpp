@@ -14,7 +14,7 @@ CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& sp
       state_(state),
       stall_fraction_(spec.model.collective.memory_stall_fraction),
       link_stall_fraction_(spec.model.collective.link_stall_fraction),
-      wg_rate_(spec.model.collective.workgroup_copy_bw / plan_.copy_passes),
+      wg_rate_(plan_.channel_rate(spec.model.collective)),
       // The kernel reaches the GPU like any other launch (model.dispatch.kernel_launch_latency);
       // the rest of the library's fixed cost per collective (model.collective.launch_latency, from
       // the call to the first byte: peer handshakes, flag setup) is spent on the GPU, holding its

@@ -244,7 +244,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
         break;
       }
       case wl::KernelKind::memory: {
-        auto model = std::make_shared<MemoryKernelModel>(k.memory, spec_, res);
+        auto model = std::make_shared<MemoryKernelModel>(k.memory, spec_, res, state);
         engine::KernelDesc d{fmt::format("mem:{}", k.name), model->workgroups(), 1,
                              s_to_ps(spec_.model.dispatch.kernel_launch_latency),
                              engine::FlowOwner{i, engine::KernelKind::memory}};

@@ -92,6 +92,7 @@ hw::NodeSpec two_gpus() {
   hw::NodeSpec s = hw::load_hardware("h200-sxm");
   s.interconnect.gpus = 2;
   s.model.collective.workgroup_copy_bw = 15e9;
+  s.model.collective.workgroup_local_copy_bw = 0;  // the channel rate is 15 GB/s, local block included
   s.model.collective.all_gather_copy_passes = 1;
   s.model.collective.link_bw = 300e9;
   s.model.collective.protocol_efficiency = 1.0;

@@ -25,6 +25,7 @@ hw::NodeSpec two_h200(double wg_copy_bw, double link_bw) {
   s.interconnect.gpus = 2;
   auto& c = s.model.collective;
   c.workgroup_copy_bw = wg_copy_bw;
+  c.workgroup_local_copy_bw = 0;  // the channel rate is wg_copy_bw, local block included
   c.link_bw = link_bw;
   c.protocol_efficiency = 1.0;
   c.ll_protocol_efficiency = 0;

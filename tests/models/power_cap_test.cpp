@@ -16,9 +16,12 @@
 namespace c3sim::models {
 namespace {
 
-// limit 700 W, static 100 W: 600 W for work; 1 pJ per FLOP caps GEMMs at 600 TFLOP/s.
+// limit 700 W, static 100 W: 600 W for work; 1 pJ per FLOP caps GEMMs at 600 TFLOP/s. The copy
+// loop's memory stall (model.collective.memory_stall_fraction) is off: these tests isolate the cap.
 std::string power_file(const std::string& power) {
-  return "extends: h200-sxm\nname: h200-power-test\nmodel:\n  gemm:\n    matrix_efficiency: 0.96\n" + power;
+  return "extends: h200-sxm\nname: h200-power-test\nmodel:\n  gemm:\n    matrix_efficiency: 0.96\n"
+         "  collective:\n    memory_stall_fraction: 0\n" +
+         power;
 }
 const char* kCap =
     "  power:\n    limit: 700 W\n    static: 100 W\n    energy_per_flop: 1 pJ\n    energy_per_hbm_byte: 100 "

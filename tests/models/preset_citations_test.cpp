@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -174,12 +175,16 @@ protected:
         coll.bytes = static_cast<std::int64_t>(e.quantity("bytes", Dimension::bytes));
         coll.impl = wl::CollectiveImpl::cu;
         const auto gpus = static_cast<int>(e.integer("gpus"));
+        // workgroups: the library's channels capped (NCCL_MAX_CTAS), as the sweep that measured it.
+        std::optional<int> workgroups;
+        if (const auto w = e.optional_integer("workgroups")) workgroups = static_cast<int>(*w);
         const double measured = measured_si(e, Dimension::time);
         c.unit = e.string("unit");
-        c.value = in_unit(sim.iso_coll(coll, gpus).time_us * 1e-6, c.unit, Dimension::time);
+        c.value = in_unit(sim.iso_coll(coll, gpus, workgroups).time_us * 1e-6, c.unit, Dimension::time);
         c.measured = in_unit(measured, c.unit, Dimension::time);
-        c.what = fmt::format("{} iso_coll {} {} x{}", name, wl::to_string(coll.op),
-                             format_bytes_binary(coll.bytes), gpus);
+        c.what = fmt::format("{} iso_coll {} {} x{}{}", name, wl::to_string(coll.op),
+                             format_bytes_binary(coll.bytes), gpus,
+                             workgroups ? fmt::format(" {} CTA", *workgroups) : std::string());
       } else {
         e.fail("kind", "iso_gemm or iso_coll");
       }

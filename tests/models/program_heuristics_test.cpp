@@ -57,7 +57,13 @@ void print(const char* what, const char* set, const std::string& hardware, const
 // 1.293x slower with 64 CUs taken (Fig. 5(a) row): the GEMM, the critical path, loses
 // 1656 x (1 - 1/1.293) = 375 us of progress (5.7% of base) plus the wave its slowed tiles spill
 // into (GEMM +599 us under sp, +142 under base); under base the all-gather waits and hides under
-// the GEMM's tail. sp_worst 0.08 is that case and no more.
+// the GEMM's tail. sp_worst 0.08 is that case and no more. H200 catalog RP 26/30 (worst 7.2%)
+// since its preset's copy loops stall on memory latency beside a GEMM
+// (model.collective.memory_stall_fraction, measured): the paper's rule reads each split from the
+// collective alone on its CUs, so it takes 16 SMs where 16 channels, bound by their own copy rate,
+// slow 15% beside the GEMM and 32 would win (mb1 + 4 GiB all-gather / all-to-all 7.1-7.2%, cb4 +
+// 2.5 GiB 3.0-3.1%). On 2 x H200 c3bench measured rp:16 collectives beside long GEMMs 7-18%
+// slower than alone (README, known gaps).
 struct Expect {
   int sp_within_2pct;
   double sp_worst;
@@ -84,7 +90,7 @@ void check(const std::string& hardware, const char* set, const std::vector<wl::P
 
 TEST(ProgramHeuristics, CatalogPairsAgainstTheSweep) {
   check("mi300x", "catalog pairs", catalog_pairs(), Expect{27, 0.08, 28, 0.05});
-  check("h200-sxm", "catalog pairs", catalog_pairs(), Expect{29, 0.02, 29, 0.02});
+  check("h200-sxm", "catalog pairs", catalog_pairs(), Expect{29, 0.02, 26, 0.08});
 }
 
 TEST(ProgramHeuristics, GeneratedAndChunkedProgramsAgainstTheSweep) {

@@ -21,7 +21,7 @@
 namespace c3sim::models {
 namespace {
 
-const std::string kDir = std::string(C3SIM_SOURCE_DIR) + "/hardware/measurements/memory_interference/";
+const std::string kMeasurements = std::string(C3SIM_SOURCE_DIR) + "/hardware/measurements/";
 
 // log(predicted / measured) of the memory kernel's slowdown beside its GEMM (its run over its time
 // alone, both from its first workgroup), over the committed programs.
@@ -31,13 +31,16 @@ struct SlowdownFit {
   int programs = 0;
 };
 
-SlowdownFit memory_kernel_fit(const hw::NodeSpec& spec) {
+SlowdownFit memory_kernel_fit(
+    const hw::NodeSpec& spec,
+    const std::string& programs_file = "memory_interference/gemm_beside_memory_kernel.yaml",
+    const std::string& records_file = "memory_interference/h200x1_gemm_beside_memory_kernel.jsonl") {
   std::map<std::string, wl::Program> programs;
-  for (auto& p : wl::load_programs_file(kDir + "gemm_beside_memory_kernel.yaml")) programs.emplace(p.name, p);
+  for (auto& p : wl::load_programs_file(kMeasurements + programs_file)) programs.emplace(p.name, p);
   ProgramSimulator sim(spec);
   SlowdownFit fit;
   double sum = 0, sum_sq = 0;
-  for (const wl::Record& r : wl::read_measurements(kDir + "h200x1_gemm_beside_memory_kernel.jsonl")) {
+  for (const wl::Record& r : wl::read_measurements(kMeasurements + records_file)) {
     const auto* rec = std::get_if<wl::ProgramRecord>(&r);
     if (rec == nullptr) continue;
     const wl::Program& program = programs.at(rec->program);
@@ -78,6 +81,27 @@ TEST(MemoryStall, ThePresetReproducesTheMemoryKernelsMeasuredSlowdowns) {
 
   EXPECT_LT(without.mean_log, -0.08);
   EXPECT_GT(without.rms_log, fit.rms_log + 0.03);
+}
+
+// Not fitted on: the launch-order session's 32 workgroups moving 2 or 8 GiB beside two GEMMs, launched
+// first on unmasked streams or on a 32-SM green context (launch_order/, 8 programs, measured
+// 1.05-1.18x). The stall predicts them at +0.5% mean, 3.1% RMS (log); without it 10% fast. The
+// model cannot tell interleaved from partitioned SMs (one L2 domain, no GPC level), so it predicts
+// both layouts alike where the interleaved end 0.3-10% later.
+TEST(MemoryStall, ItCarriesToTheLaunchOrderSessionsMemoryKernels) {
+  const hw::NodeSpec h200 = hw::load_hardware("h200-sxm");
+  const char* programs = "launch_order/memory_first_vs_partition.yaml";
+  const char* records = "launch_order/h200x1_memory_first_vs_partition.jsonl";
+  const SlowdownFit fit = memory_kernel_fit(h200, programs, records);
+  hw::NodeSpec none = h200;
+  none.model.collective.memory_stall_fraction = 0;
+  const SlowdownFit without = memory_kernel_fit(none, programs, records);
+  std::printf("launch-order memory kernels, log(pred / meas): mean %+.3f rms %.3f; without the stall %+.3f\n",
+              fit.mean_log, fit.rms_log, without.mean_log);
+  EXPECT_EQ(fit.programs, 8);
+  EXPECT_LT(std::fabs(fit.mean_log), 0.04);
+  EXPECT_LT(fit.rms_log, 0.06);
+  EXPECT_LT(without.mean_log, -0.08);
 }
 
 // The same stall on NCCL's channels: an all-gather on 16 SMs beside a long GEMM is bound by its

@@ -61,6 +61,12 @@ bool has_rs_efficiency(const NodeSpec& s) {
   return s.model.collective.reduce_scatter_protocol_efficiency != 0;
 }
 bool has_ar_efficiency(const NodeSpec& s) { return s.model.collective.all_reduce_protocol_efficiency != 0; }
+bool has_ag_partition_rate(const NodeSpec& s) { return s.model.collective.all_gather_partition_rate != 0; }
+bool has_a2a_partition_rate(const NodeSpec& s) { return s.model.collective.all_to_all_partition_rate != 0; }
+bool has_rs_partition_rate(const NodeSpec& s) {
+  return s.model.collective.reduce_scatter_partition_rate != 0;
+}
+bool has_ar_partition_rate(const NodeSpec& s) { return s.model.collective.all_reduce_partition_rate != 0; }
 bool has_reduction_passes(const NodeSpec& s) {
   return s.model.collective.reduce_scatter_copy_passes != 0 || s.model.collective.all_reduce_copy_passes != 0;
 }
@@ -163,6 +169,10 @@ constexpr FieldDef kFields[] = {
   {"model.collective.all_to_all_protocol_efficiency",     D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_to_all_protocol_efficiency>, has_a2a_efficiency},
   {"model.collective.reduce_scatter_protocol_efficiency", D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::reduce_scatter_protocol_efficiency>, has_rs_efficiency},
   {"model.collective.all_reduce_protocol_efficiency",     D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_reduce_protocol_efficiency>, has_ar_efficiency},
+  {"model.collective.all_gather_partition_rate",     D::dimensionless, C::positive, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_gather_partition_rate>, has_ag_partition_rate},
+  {"model.collective.all_to_all_partition_rate",     D::dimensionless, C::positive, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_to_all_partition_rate>, has_a2a_partition_rate},
+  {"model.collective.reduce_scatter_partition_rate", D::dimensionless, C::positive, kOpt, at<&S::model, &M::collective, &CollectiveModel::reduce_scatter_partition_rate>, has_rs_partition_rate},
+  {"model.collective.all_reduce_partition_rate",     D::dimensionless, C::positive, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_reduce_partition_rate>, has_ar_partition_rate},
   {"model.collective.launch_latency",                D::time,          C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::launch_latency>, nullptr},
   {"model.collective.step_latency",                  D::time,          C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::step_latency>, nullptr},
   {"model.collective.default_workgroups_all_gather", D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::default_workgroups_all_gather>, nullptr},

@@ -153,31 +153,40 @@ struct CollectiveModel {
   double all_to_all_protocol_efficiency = 0;      // all_to_all_protocol_efficiency
   double reduce_scatter_protocol_efficiency = 0;  // reduce_scatter_protocol_efficiency
   double all_reduce_protocol_efficiency = 0;      // all_reduce_protocol_efficiency
-  double launch_latency = 0;                      // launch_latency: kernel launch to first workgroup
-  double step_latency = 0;                        // step_latency: per algorithm step (protocol handshake)
-  double ll_step_latency = 0;              // ll_step_latency: per step of the low-latency protocol (LL)
-  double ll_protocol_efficiency = 0;       // ll_protocol_efficiency: payload share of LL's link bytes
-                                           //   (0 = the library has no LL protocol in the model)
-  int default_workgroups_all_gather = 64;  // default_workgroups_all_gather (RCCL default channels)
-  int default_workgroups_all_to_all = 56;  // default_workgroups_all_to_all
-  int default_workgroups_reduce = 64;      // default_workgroups_reduce (reduce-scatter, all-reduce)
-  double all_to_all_copy_passes = 2;       // all_to_all_copy_passes: copies per byte (p2p FIFO)
-  double all_gather_copy_passes = 1;       // all_gather_copy_passes
-  double reduce_scatter_copy_passes = 0;   // reduce_scatter_copy_passes: measured per op (0 = derived:
-                                           //   all-gather's + 1, the reduce reads the local part too)
-  double all_reduce_copy_passes = 0;       // all_reduce_copy_passes (0 = derived: all-gather's + 0.5,
-                                           //   half of the steps reduce)
-  double l2_footprint_per_workgroup = 0;   // l2_footprint_per_workgroup: L2 bytes a comm WG keeps
-  double memory_stall_fraction = 0;        // memory_stall_fraction: share of a copy loop's time
-                                           //   exposed to memory latency (queues behind a GEMM);
-                                           //   channels and memory program kernels alike
-  bool channel_queueing = false;           // channel_queueing: channels share the link as a closed
-                                           //   queueing network (models/channel_queueing.h), not as
-                                           //   min(channels x per-channel rate, link)
-  double link_stall_fraction = 0;          // link_stall_fraction: each byte's link time stretches by
-                                           //   1 + f * u while the peers' GEMMs load their memory with
-                                           //   utilization u (remote writes wait on a busy memory); more
-                                           //   workgroups cannot make up for it
+  // Per op, the library's rate inside an SM partition (a green context or CU-masked stream of its
+  // own) over its rate unpartitioned with the same CTA cap (0 = 1, the same). Library behaviour
+  // measured alone: c3bench sweep --what coll_partition. On 2 x H200 NCCL's collectives capped at
+  // 32 CTAs run -2% (reduce-scatter) to +7% (all-reduce, all-to-all) in time inside a 32-SM green
+  // context, which packs them into 4 GPCs (hardware/measurements/placement/).
+  double all_gather_partition_rate = 0;      // all_gather_partition_rate
+  double all_to_all_partition_rate = 0;      // all_to_all_partition_rate
+  double reduce_scatter_partition_rate = 0;  // reduce_scatter_partition_rate
+  double all_reduce_partition_rate = 0;      // all_reduce_partition_rate
+  double launch_latency = 0;                 // launch_latency: kernel launch to first workgroup
+  double step_latency = 0;                   // step_latency: per algorithm step (protocol handshake)
+  double ll_step_latency = 0;                // ll_step_latency: per step of the low-latency protocol (LL)
+  double ll_protocol_efficiency = 0;         // ll_protocol_efficiency: payload share of LL's link bytes
+                                             //   (0 = the library has no LL protocol in the model)
+  int default_workgroups_all_gather = 64;    // default_workgroups_all_gather (RCCL default channels)
+  int default_workgroups_all_to_all = 56;    // default_workgroups_all_to_all
+  int default_workgroups_reduce = 64;        // default_workgroups_reduce (reduce-scatter, all-reduce)
+  double all_to_all_copy_passes = 2;         // all_to_all_copy_passes: copies per byte (p2p FIFO)
+  double all_gather_copy_passes = 1;         // all_gather_copy_passes
+  double reduce_scatter_copy_passes = 0;     // reduce_scatter_copy_passes: measured per op (0 = derived:
+                                             //   all-gather's + 1, the reduce reads the local part too)
+  double all_reduce_copy_passes = 0;         // all_reduce_copy_passes (0 = derived: all-gather's + 0.5,
+                                             //   half of the steps reduce)
+  double l2_footprint_per_workgroup = 0;     // l2_footprint_per_workgroup: L2 bytes a comm WG keeps
+  double memory_stall_fraction = 0;          // memory_stall_fraction: share of a copy loop's time
+                                             //   exposed to memory latency (queues behind a GEMM);
+                                             //   channels and memory program kernels alike
+  bool channel_queueing = false;             // channel_queueing: channels share the link as a closed
+                                             //   queueing network (models/channel_queueing.h), not as
+                                             //   min(channels x per-channel rate, link)
+  double link_stall_fraction = 0;            // link_stall_fraction: each byte's link time stretches by
+                                             //   1 + f * u while the peers' GEMMs load their memory with
+                                             //   utilization u (remote writes wait on a busy memory); more
+                                             //   workgroups cannot make up for it
 };
 
 // model.dma: collectives on copy engines (ConCCL-like), orchestrated by the host.

@@ -171,7 +171,9 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
       engine::StreamConfig sc{"comm_stream", s.comm_priority, {}};
       if (s.comm_cus) sc.mask = spread_mask(spec_, *s.comm_cus, /*from_low=*/true);
       const engine::StreamId stream = gpu.add_stream(std::move(sc));
-      auto model = std::make_shared<CuCollectiveModel>(*coll_plan, spec_, res, state);
+      auto model = std::make_shared<CuCollectiveModel>(
+          *coll_plan, spec_, res, state,
+          s.comm_cus.value_or(spec_.compute.total_cus()) < spec_.compute.total_cus());
       sim.at(s.comm_launch, [&, stream, model] {
         engine::KernelDesc d{fmt::format("comm:{}", wl::short_name(coll_plan->coll.op)),
                              coll_plan->workgroups, 1, model->launch_latency(),
@@ -261,10 +263,11 @@ IsoGemmResult C3Simulator::iso_gemm(const wl::Gemm& gemm, std::optional<int> cus
 }
 
 IsoCollResult C3Simulator::iso_coll(const wl::Collective& coll, int gpus, std::optional<int> workgroups,
-                                    std::optional<int> engines) {
+                                    std::optional<int> engines, std::optional<int> partition_cus) {
   const std::string key =
-      fmt::format("{}|{}|{}|{}|{}|{}", wl::to_string(coll.op), coll.bytes, wl::to_string(coll.impl), gpus,
-                  workgroups.value_or(coll.max_workgroups.value_or(-1)), engines.value_or(-1));
+      fmt::format("{}|{}|{}|{}|{}|{}|{}", wl::to_string(coll.op), coll.bytes, wl::to_string(coll.impl), gpus,
+                  workgroups.value_or(coll.max_workgroups.value_or(-1)), engines.value_or(-1),
+                  partition_cus.value_or(-1));
   if (auto it = coll_cache_.find(key); it != coll_cache_.end()) return it->second;
   Setup s;
   s.coll = coll;
@@ -272,6 +275,7 @@ IsoCollResult C3Simulator::iso_coll(const wl::Collective& coll, int gpus, std::o
   s.impl = coll.impl;
   s.coll_workgroups = workgroups;
   s.engines = engines;
+  s.comm_cus = partition_cus;
   const Outcome o = simulate(s);
   IsoCollResult r;
   r.time_us = us(o.comm_end);

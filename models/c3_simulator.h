@@ -93,9 +93,12 @@ public:
   // rather than a group of their own (as in a CU-count sweep).
   IsoGemmResult iso_gemm(const wl::Gemm& gemm, std::optional<int> cus = std::nullopt,
                          bool beside_partition = false);
-  // `workgroups` caps a CU collective's channels; `engines` the copy engines a DMA one uses.
+  // `workgroups` caps a CU collective's channels; `engines` the copy engines a DMA one uses;
+  // `partition_cus` runs it alone on a partition of that many CUs (a green context, as under
+  // rp:<n>; a multiple of the mask granularity), nullopt = unmasked.
   IsoCollResult iso_coll(const wl::Collective& coll, int gpus, std::optional<int> workgroups = std::nullopt,
-                         std::optional<int> engines = std::nullopt);
+                         std::optional<int> engines = std::nullopt,
+                         std::optional<int> partition_cus = std::nullopt);
 
   // One policy; `trace` records the run when given.
   C3Result run(const wl::Scenario& scenario, const Policy& policy, engine::TraceRecorder* trace = nullptr);

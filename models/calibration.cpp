@@ -20,7 +20,7 @@ namespace c3sim::models {
 
 namespace {
 
-enum class StageKind { gemm, gemm_beside_partition, collective, dma };
+enum class StageKind { gemm, gemm_beside_partition, collective, collective_in_partition, dma };
 
 // One fitted parameter: its key, range, how its value is reached in the spec, and the unit its
 // value is written in (display scale: value_SI / scale).
@@ -45,6 +45,12 @@ struct Point {
   wl::Gemm gemm;
   int cus = 0;
   bool beside_partition = false;  // measured in the units left beside a partition (extra.partition: rest)
+  // iso_coll: the CUs of the partition it ran alone in (extra.partition: group), 0 = unmasked
+  int partition_cus = 0;
+  // A partitioned collective's unpartitioned twin (same op, bytes, GPUs and CTA cap, unmasked):
+  // the stage fits the measured ratio between the two, so the model's own error at a size (its
+  // unpartitioned rate, fitted by the CU stage) does not pass for a partition effect.
+  const Point* twin = nullptr;
   wl::Collective coll;
   int gpus = 0;
   double sum_log_us = 0;
@@ -79,6 +85,25 @@ std::vector<ParamDef> efficiency_params(const std::set<wl::CollectiveOp>& cu_ops
   return out;
 }
 
+// The library's rate inside a partition of its own, per op (model.collective.<op>_partition_rate):
+// fitted for every op with iso_coll records measured in one (`c3sim sweep` of c3bench's
+// coll_partition), after the CU stage has fixed the unpartitioned rates. An op without such
+// records keeps the base file's value (absent = 1).
+constexpr OpEfficiency kOpPartitionRates[] = {
+    {wl::CollectiveOp::all_gather, "model.collective.all_gather_partition_rate",
+     [](hw::NodeSpec& s) { return &s.model.collective.all_gather_partition_rate; }},
+    {wl::CollectiveOp::all_to_all, "model.collective.all_to_all_partition_rate",
+     [](hw::NodeSpec& s) { return &s.model.collective.all_to_all_partition_rate; }},
+    {wl::CollectiveOp::reduce_scatter, "model.collective.reduce_scatter_partition_rate",
+     [](hw::NodeSpec& s) { return &s.model.collective.reduce_scatter_partition_rate; }},
+    {wl::CollectiveOp::all_reduce, "model.collective.all_reduce_partition_rate",
+     [](hw::NodeSpec& s) { return &s.model.collective.all_reduce_partition_rate; }}};
+
+bool is_partition_rate(const std::string& key) {
+  return std::any_of(std::begin(kOpPartitionRates), std::end(kOpPartitionRates),
+                     [&](const OpEfficiency& e) { return key == e.key; });
+}
+
 // The table's entry for a parameter key (nullptr: not a payload-share parameter).
 const OpEfficiency* op_efficiency(const std::string& key) {
   for (const OpEfficiency& e : kOpEfficiencies) {
@@ -94,7 +119,8 @@ const OpEfficiency* op_efficiency(const std::string& key) {
 // are rescaled to keep the rates the CU stage found (calibrate below).
 // `cu_ops`: the ops of the CU collective records.
 std::vector<StageDef> stage_defs(const hw::NodeSpec& base, bool link_from_dma,
-                                 const std::set<wl::CollectiveOp>& cu_ops) {
+                                 const std::set<wl::CollectiveOp>& cu_ops,
+                                 const std::set<wl::CollectiveOp>& partition_ops) {
   using S = hw::NodeSpec;
   constexpr double GB = 1e9, US = 1e-6;
   const ParamDef link{"model.collective.link_bandwidth",
@@ -143,6 +169,13 @@ std::vector<StageDef> stage_defs(const hw::NodeSpec& base, bool link_from_dma,
   collective.params.push_back({"model.collective.step_latency", 0, 100 * US, false,
                                [](S& s) { return &s.model.collective.step_latency; }, US, "us"});
   st.push_back(std::move(collective));
+  // NCCL in a 32-SM green context runs 0.93-1.02x its unpartitioned rate on 2 x H200 (by op), so
+  // half to one and a half brackets any library.
+  StageDef in_partition{StageKind::collective_in_partition, "collective in a partition", {}};
+  for (const OpEfficiency& e : kOpPartitionRates) {
+    if (partition_ops.count(e.op)) in_partition.params.push_back({e.key, 0.5, 1.5, false, e.ref, 1, ""});
+  }
+  st.push_back(std::move(in_partition));
   // A copy queue's own rate can reach a local copy's (HBM read + write, 2.14 TB/s on H200), hence
   // the wide range.
   st.push_back({StageKind::dma,
@@ -224,7 +257,23 @@ Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOp
             fmt::format("g|{}|{}|{}|{}", p.gemm.shape_string(), g->dtype, g->cus, p.beside_partition);
         add(key, std::move(p), g->time_us);
       } else if (const auto* r = std::get_if<wl::IsoCollRecord>(&rec)) {
-        const StageKind k = r->impl == "cu" ? StageKind::collective : StageKind::dma;
+        const bool in_group = r->extra.contains("partition") && r->extra["partition"] == "group";
+        const StageKind k = r->impl != "cu" ? StageKind::dma
+                            : in_group      ? StageKind::collective_in_partition
+                                            : StageKind::collective;
+        if (in_group && r->impl != "cu") {
+          ++c.skipped[k]["a partitioned collective that is not a CU kernel"];
+          continue;
+        }
+        int partition_cus = 0;
+        if (in_group) {
+          const auto units = r->extra.find("group_units");
+          if (units != r->extra.end() && units->is_number_integer()) partition_cus = units->get<int>();
+          if (partition_cus <= 0) {
+            ++c.skipped[k]["in a partition without a positive extra.group_units"];
+            continue;
+          }
+        }
         if (r->time_us <= 0) {
           ++c.skipped[k]["time is not positive"];
           continue;
@@ -240,10 +289,31 @@ Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOp
         p.coll.impl = wl::parse_collective_impl(r->impl).value();
         p.coll.max_workgroups = r->workgroups;
         p.gpus = r->gpus;
-        add(fmt::format("c|{}|{}|{}|{}|{}", r->op, r->bytes, r->impl, r->gpus, r->workgroups.value_or(-1)),
+        p.partition_cus = partition_cus;
+        add(fmt::format("c|{}|{}|{}|{}|{}|{}", r->op, r->bytes, r->impl, r->gpus, r->workgroups.value_or(-1),
+                        partition_cus),
             std::move(p), r->time_us);
       }
     }
+  }
+  // Pair every partitioned collective with its unpartitioned twin; one without is not used.
+  for (auto it = c.points.begin(); it != c.points.end();) {
+    Point& p = it->second;
+    if (p.stage != StageKind::collective_in_partition) {
+      ++it;
+      continue;
+    }
+    const auto twin = c.points.find(fmt::format("c|{}|{}|cu|{}|{}|0", wl::to_string(p.coll.op), p.coll.bytes,
+                                                p.gpus, p.coll.max_workgroups.value_or(-1)));
+    if (twin != c.points.end()) {
+      p.twin = &twin->second;
+      ++it;
+      continue;
+    }
+    c.used[p.stage] -= p.n;
+    c.skipped[p.stage]["no unpartitioned record of the same op, bytes, GPUs and CTA cap to compare with"] +=
+        p.n;
+    it = c.points.erase(it);
   }
   return c;
 }
@@ -254,7 +324,10 @@ double predict_us(C3Simulator& sim, const Point& p) {
     return sim.iso_gemm(p.gemm, p.cus >= total ? std::nullopt : std::optional<int>(p.cus), p.beside_partition)
         .time_us;
   }
-  return sim.iso_coll(p.coll, p.gpus, p.coll.max_workgroups).time_us;
+  return sim
+      .iso_coll(p.coll, p.gpus, p.coll.max_workgroups, std::nullopt,
+                p.partition_cus > 0 ? std::optional<int>(p.partition_cus) : std::nullopt)
+      .time_us;
 }
 
 class StageFit {
@@ -276,7 +349,10 @@ public:
     C3Simulator sim(spec_, o);
     Eigen::VectorXd r(static_cast<Eigen::Index>(points_.size()));
     for (size_t i = 0; i < points_.size(); ++i) {
-      r[static_cast<Eigen::Index>(i)] = std::log(predict_us(sim, *points_[i])) - points_[i]->log_measured();
+      const Point& p = *points_[i];
+      double e = std::log(predict_us(sim, p)) - p.log_measured();
+      if (p.twin != nullptr) e -= std::log(predict_us(sim, *p.twin)) - p.twin->log_measured();
+      r[static_cast<Eigen::Index>(i)] = e;
     }
     return r;
   }
@@ -426,13 +502,14 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
   spec.gemm_library = {};  // the hardware stages fit without library data (calibration.h)
   const bool link_from_dma = std::any_of(data.points.begin(), data.points.end(),
                                          [](const auto& kv) { return kv.second.stage == StageKind::dma; });
-  std::set<wl::CollectiveOp> cu_ops;
+  std::set<wl::CollectiveOp> cu_ops, partition_ops;
   for (const auto& [key, p] : data.points) {
     if (p.stage == StageKind::collective) cu_ops.insert(p.coll.op);
+    if (p.stage == StageKind::collective_in_partition) partition_ops.insert(p.coll.op);
   }
   // link x each efficiency the CU stage fitted (empty: it did not run)
   std::map<std::string, double> cu_payload_rates;
-  for (const StageDef& def : stage_defs(base, link_from_dma, cu_ops)) {
+  for (const StageDef& def : stage_defs(base, link_from_dma, cu_ops, partition_ops)) {
     std::vector<const Point*> pts;
     for (const auto& [key, p] : data.points) {
       if (p.stage == def.kind) pts.push_back(&p);
@@ -462,6 +539,10 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
       if (*p.ref(spec) == 0 && eff != nullptr && eff->op != wl::CollectiveOp::all_gather) {
         *p.ref(spec) = spec.model.collective.protocol_efficiency;
         before = "protocol_efficiency's " + hw::get_field(base, "model.collective.protocol_efficiency");
+      }
+      if (*p.ref(spec) == 0 && is_partition_rate(p.key)) {
+        *p.ref(spec) = 1;  // absent: the unpartitioned rate
+        before = "1 (absent)";
       }
       rep.params.push_back(FittedParam{p.key, before, "", false});
       u[static_cast<Eigen::Index>(i)] = to_unbounded(p, *p.ref(spec));

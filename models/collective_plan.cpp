@@ -25,6 +25,17 @@ double simple_protocol_efficiency(wl::CollectiveOp op, const hw::CollectiveModel
   return own > 0 ? own : cm.protocol_efficiency;
 }
 
+double partition_rate(wl::CollectiveOp op, const hw::CollectiveModel& cm) {
+  double r = 0;
+  switch (op) {
+    case wl::CollectiveOp::all_gather: r = cm.all_gather_partition_rate; break;
+    case wl::CollectiveOp::all_to_all: r = cm.all_to_all_partition_rate; break;
+    case wl::CollectiveOp::reduce_scatter: r = cm.reduce_scatter_partition_rate; break;
+    case wl::CollectiveOp::all_reduce: r = cm.all_reduce_partition_rate; break;
+  }
+  return r > 0 ? r : 1.0;
+}
+
 namespace {
 
 // The library's tuner picks, per call, the protocol with the smaller estimated time: per-step

@@ -60,4 +60,8 @@ int default_workgroups(wl::CollectiveOp op, const hw::NodeSpec& spec);
 // file has one, else model.collective.protocol_efficiency.
 double simple_protocol_efficiency(wl::CollectiveOp op, const hw::CollectiveModel& cm);
 
+// `op`'s rate inside an SM partition of its own over its rate unpartitioned with the same CTA cap
+// (model.collective.<op>_partition_rate; absent = 1).
+double partition_rate(wl::CollectiveOp op, const hw::CollectiveModel& cm);
+
 }  // namespace c3sim::models

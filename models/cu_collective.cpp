@@ -8,13 +8,14 @@
 namespace c3sim::models {
 
 CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& spec, const NodeResources& res,
-                                     const InterferenceState& state)
+                                     const InterferenceState& state, bool partitioned)
     : plan_(std::move(plan)),
       res_(res),
       state_(state),
       stall_fraction_(spec.model.collective.memory_stall_fraction),
       link_stall_fraction_(spec.model.collective.link_stall_fraction),
-      wg_rate_(plan_.channel_rate(spec.model.collective)),
+      partition_rate_(partitioned ? partition_rate(plan_.coll.op, spec.model.collective) : 1.0),
+      wg_rate_(partition_rate_ * plan_.channel_rate(spec.model.collective)),
       // The kernel reaches the GPU like any other launch (model.dispatch.kernel_launch_latency);
       // the rest of the library's fixed cost per collective (model.collective.launch_latency, from
       // the call to the first byte: peer handshakes, flag setup) is spent on the GPU, holding its
@@ -26,14 +27,14 @@ CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& sp
           std::max(0.0, spec.model.collective.launch_latency - spec.model.dispatch.kernel_launch_latency))),
       launch_latency_(
           s_to_ps(std::min(spec.model.collective.launch_latency, spec.model.dispatch.kernel_launch_latency))),
-      link_efficiency_(plan_.link_efficiency),
+      link_efficiency_(partition_rate_ * plan_.link_efficiency),
       hbm_latency_ratio_(spec.model.gemm.hbm_miss_latency_ratio),
       hbm_queueing_(spec.model.memory.hbm_queueing && spec.memory.llc_bytes > 0),
       // Share of the copy loop's requests the LLC serves: what it reads and writes there beyond
       // what reaches HBM (the p2p FIFO staging); source and destination buffers stream to HBM.
       llc_hit_(1.0 - plan_.hbm_bytes_per_byte() / plan_.llc_bytes_per_byte(true)),
       channel_queueing_(spec.model.collective.channel_queueing),
-      link_rate_(plan_.link_efficiency * plan_.aggregate_link_rate(spec.model.collective.link_bw)) {}
+      link_rate_(link_efficiency_ * plan_.aggregate_link_rate(spec.model.collective.link_bw)) {}
 
 double CuCollectiveModel::load_by_others(std::int32_t kernel) const {
   const double u_llc = state_.memory_load_of_others(kernel);

@@ -10,6 +10,9 @@
 // The collective's start (the library's fixed cost and its steps' protocol latency) is paid once per
 // collective, from its first dispatch: a cohort that starts later (a second wave of channels on a
 // partition with fewer CUs than channels) waits only for what is left of it.
+// On a partition of its own (`partitioned`: a green context or CU-masked stream) the library's
+// whole rate, per channel and on the link, scales by model.collective.<op>_partition_rate: measured
+// library behaviour (NCCL packed into a few GPCs), not a property of the SMs or the link.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -24,7 +27,7 @@ namespace c3sim::models {
 class CuCollectiveModel final : public engine::WorkgroupModel {
 public:
   CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& spec, const NodeResources& res,
-                    const InterferenceState& state);
+                    const InterferenceState& state, bool partitioned = false);
 
   [[nodiscard]] engine::CohortWork cohort_work(const engine::CohortContext& ctx) override;
   // The per-workgroup copy rate falls as the GEMM's memory traffic lengthens each load's latency,
@@ -44,8 +47,9 @@ private:
   // the cohort starts): the load its bound used. A vector, not a map keyed by first workgroup: one
   // map node per cohort start was a visible share of a run.
   std::vector<double> applied_load_;
-  double wg_rate_;  // sent bytes per second one workgroup can push
-  TimePs startup_;  // the collective's start on the GPU: its fixed cost and every step's latency
+  double partition_rate_;  // model.collective.<op>_partition_rate on a partition of its own, else 1
+  double wg_rate_;         // sent bytes per second one workgroup can push
+  TimePs startup_;         // the collective's start on the GPU: its fixed cost and every step's latency
   // When the first cohort started (-1 before): the start elapses once per collective, from here.
   TimePs first_dispatch_ = -1;
   TimePs launch_latency_;

@@ -321,7 +321,7 @@ int command_sweep(const CommonOptions& o, const SweepOptions& so) {
   bench::SweepRequest q;
   q.what = split_list(what);
   if (q.what.size() == 1 && q.what[0] == "all") {
-    q.what = {"gemm_sms",    "gemm_sms_rest", "coll_ctas",   "dma_size",
+    q.what = {"gemm_sms",    "gemm_sms_rest", "coll_ctas",   "coll_partition", "dma_size",
               "dma_engines", "dma_latency",   "copy_engine", "launch"};
   }
   bench::validate_sweep(q);
@@ -449,18 +449,22 @@ int main(int argc, char** argv) {
   CLI::App* sweep = app.add_subcommand("sweep", "Calibration microbenchmarks (GEMMs from the scenario file)");
   add_common(sweep, sweep_opts, false);
   sweep
-      ->add_option("--what", so.what,
-                   "Comma-separated: gemm_sms, gemm_sms_rest, coll_ctas, dma_size, dma_engines, "
-                   "dma_latency, copy_engine, launch, gemm_launch (the scenario GEMMs' launch beside "
-                   "a running kernel, held and unheld, into the env record), or all (not gemm_launch)")
+      ->add_option(
+          "--what", so.what,
+          "Comma-separated: gemm_sms, gemm_sms_rest, coll_ctas, coll_partition, dma_size, dma_engines, "
+          "dma_latency, copy_engine, launch, gemm_launch (the scenario GEMMs' launch beside "
+          "a running kernel, held and unheld, into the env record), or all (not gemm_launch)")
       ->capture_default_str();
   sweep
       ->add_option("--sm-limits", so.sm_limits,
-                   "gemm_sms: SM/CU group sizes; gemm_sms_rest: the group split off")
+                   "gemm_sms: SM/CU group sizes; gemm_sms_rest, coll_partition: the group split off")
       ->capture_default_str();
   sweep->add_option("--cta-limits", so.cta_limits, "coll_ctas: CTA caps")->capture_default_str();
-  sweep->add_option("--sizes", so.sizes, "coll_ctas, dma_size: per-GPU output sizes")->capture_default_str();
-  sweep->add_option("--ops", so.ops, "coll_ctas, dma_size: collectives (dma_size skips reductions)")
+  sweep->add_option("--sizes", so.sizes, "coll_ctas, coll_partition, dma_size: per-GPU output sizes")
+      ->capture_default_str();
+  sweep
+      ->add_option("--ops", so.ops,
+                   "coll_ctas, coll_partition, dma_size: collectives (dma_size skips reductions)")
       ->capture_default_str();
   sweep->add_option("--engine-sweep-bytes", so.engine_bytes, "dma_engines: the size swept")
       ->capture_default_str();

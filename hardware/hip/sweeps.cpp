@@ -12,9 +12,9 @@ namespace c3sim::bench {
 namespace {
 
 const std::vector<std::string>& sweep_names() {
-  static const std::vector<std::string> names{"gemm_sms",    "gemm_sms_rest", "coll_ctas",
-                                              "dma_size",    "dma_engines",   "dma_latency",
-                                              "copy_engine", "launch",        "gemm_launch"};
+  static const std::vector<std::string> names{"gemm_sms", "gemm_sms_rest", "coll_ctas",   "coll_partition",
+                                              "dma_size", "dma_engines",   "dma_latency", "copy_engine",
+                                              "launch",   "gemm_launch"};
   return names;
 }
 
@@ -114,6 +114,41 @@ void sweep_colls(HardwareRunner& runner, const std::vector<CollConfig>& configs,
   }
 }
 
+// The vendor collective alone inside each GPU's partition group (what rp:<n> gives it: a green
+// context or CU mask of the group's units, the library capped at as many CTAs), each paired with
+// the same call unpartitioned under the same cap, measured in the same trial rounds. calibrate fits
+// each op's model.collective.<op>_partition_rate from the pair's ratio (extra.partition: group).
+void sweep_coll_partition(HardwareRunner& runner, wl::CollectiveOp op, std::int64_t bytes,
+                          const SweepRequest& q, std::vector<wl::Record>& out) {
+  Bench& b = runner.bench();
+  b.prepare_collective({op, static_cast<std::size_t>(bytes), b.gpus()});
+  std::vector<int> groups;
+  for (int limit : q.sm_limits) {
+    if (limit < b.units()) groups.push_back(limit);
+  }
+  std::vector<CollConfig> configs;
+  std::vector<std::uint64_t> wrong(groups.size());
+  std::vector<Measurement> list;
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const int cap = b.partition_units(groups[i]).first;  // the group's units, rounded as created
+    configs.push_back({wl::CollectiveImpl::cu, cap, runner.dma_options()});
+    check_bytes(b, configs.back(), wrong[i]);
+    list.push_back({{b.coll_part(configs.back())}});
+    list.push_back({{b.coll_part_in(groups[i])}});
+  }
+  const auto times = b.measure(list, q.warmups, q.trials);
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    out.emplace_back(coll(b.collective(), configs[i], times[2 * i], b.gpus(), wrong[i], "coll_partition"));
+    // The same communicator (its CTA cap) on the group's stream: the bytes checked above.
+    wl::IsoCollRecord r =
+        coll(b.collective(), configs[i], times[2 * i + 1], b.gpus(), wrong[i], "coll_partition");
+    r.extra["partition"] = "group";
+    r.extra["group_units"] = configs[i].max_ctas;
+    r.extra["config"] = configs[i].describe() + ",partition=" + std::to_string(configs[i].max_ctas);
+    out.emplace_back(std::move(r));
+  }
+}
+
 void sweep_dma_latency(HardwareRunner& runner, const SweepRequest& q, std::vector<wl::Record>& out) {
   Bench& b = runner.bench();
   DeviceSet& d = b.devices();
@@ -167,7 +202,7 @@ void validate_sweep(const SweepRequest& request) {
     if (std::find(sweep_names().begin(), sweep_names().end(), w) == sweep_names().end()) {
       throw InputError({}, "--what",
                        "unknown sweep '" + w +
-                           "' (known: gemm_sms, gemm_sms_rest, coll_ctas, dma_size, "
+                           "' (known: gemm_sms, gemm_sms_rest, coll_ctas, coll_partition, dma_size, "
                            "dma_engines, dma_latency, copy_engine, launch, gemm_launch, all)");
     }
   }
@@ -185,6 +220,11 @@ std::vector<wl::Record> run_sweeps(HardwareRunner& runner, const SweepRequest& q
         for (int c : q.cta_limits) configs.push_back({wl::CollectiveImpl::cu, c, dma});
         sweep_colls(runner, configs, op, bytes, q, "coll_ctas", out);
       }
+    }
+  }
+  if (wants(q, "coll_partition")) {
+    for (wl::CollectiveOp op : q.ops) {
+      for (std::int64_t bytes : q.sizes) sweep_coll_partition(runner, op, bytes, q, out);
     }
   }
   if (wants(q, "dma_size")) {

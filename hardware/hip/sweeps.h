@@ -4,6 +4,8 @@
 //   gemm_sms     GEMM time vs SMs/CUs available (green-context / CU-mask groups)
 //   gemm_sms_rest  the GEMM in the partition left beside a group (the rp policies' GEMM side)
 //   coll_ctas    vendor collective time vs CTAs/channels allowed (maxCTAs)
+//   coll_partition  the vendor collective alone in each rp:<n> group (green context / CU mask,
+//                capped at the group's units), paired with the same cap unpartitioned
 //   dma_size     DMA, zero-CTA and kernel collectives vs size (bytes checked at every size)
 //   dma_engines  DMA collective vs queues per GPU, chunks, push/pull, batched or single copies
 //   dma_latency  submit and completion latency of one small peer transfer
@@ -11,7 +13,8 @@
 //                vs streams per peer, chunks, batched submission (hardware/hip/copy_sweep.h)
 //   launch       the launch microbenchmarks (hardware/hip/launch_probe.h) with 5x the
 //                repetitions every env record gets; written into the env record
-// coll_ctas and dma_size run every op in `ops` (dma_size skips the reductions: engines cannot).
+// coll_ctas, coll_partition and dma_size run every op in `ops` (dma_size skips the reductions: engines
+// cannot).
 #include <string>
 #include <vector>
 
@@ -23,7 +26,7 @@ namespace c3sim::bench {
 struct SweepRequest {
   std::vector<std::string> what;    // names above
   std::vector<wl::Gemm> gemms;      // shapes for gemm_sms
-  std::vector<int> sm_limits;       // gemm_sms
+  std::vector<int> sm_limits;       // gemm_sms, gemm_sms_rest, coll_partition (group sizes)
   std::vector<int> cta_limits;      // coll_ctas
   std::vector<std::int64_t> sizes;  // per-GPU output bytes for coll_ctas, dma_size
   std::vector<wl::CollectiveOp> ops{wl::CollectiveOp::all_gather, wl::CollectiveOp::all_to_all};

@@ -262,7 +262,9 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
       case wl::KernelKind::collective: {
         l.plan = plan_collective(k.collective, spec_, gpus, std::nullopt);
         if (k.collective.impl == wl::CollectiveImpl::cu) {
-          auto model = std::make_shared<CuCollectiveModel>(*l.plan, spec_, res, state);
+          auto model = std::make_shared<CuCollectiveModel>(
+              *l.plan, spec_, res, state,
+              ps.cus.value_or(spec_.compute.total_cus()) < spec_.compute.total_cus());
           engine::KernelDesc d{fmt::format("comm:{}", k.name), l.plan->workgroups, 1, model->launch_latency(),
                                engine::FlowOwner{i, engine::KernelKind::cu_collective}};
           l.id = gpu.launch(stream, d, model, [&finished, i](TimePs now) { finished(i, now); });

@@ -36,6 +36,7 @@ expect 2 "bad.yaml:5.*colour" -- run "$tmp/bad.yaml" -o "$tmp/out.jsonl"
 [[ -e "$tmp/out.jsonl" || -e "$tmp/out.jsonl.partial" ]] && { echo "FAIL: output file left by bad input"; failures=$((failures + 1)); }
 expect 2 "cannot reduce a reduce_scatter" -- run "$src/hardware/measurements/h200_beyond_red.yaml" --policy all
 expect 2 "unknown sweep 'nope'" -- sweep --what nope
+expect 2 "coll_ctas, coll_partition, dma_size" -- sweep --what nope
 expect 2 "gemm_launch needs a scenario file" -- sweep --what gemm_launch
 expect 2 "--ops.*'foo' is not a collective" -- sweep --what coll_ctas --ops all_gather,foo
 expect 2 "--trials" -- run "$src/hardware/measurements/smoke.yaml" --trials 0

@@ -12,7 +12,7 @@ export C3BENCH_DEV=$D
 LOG=$OUT/${TAG}_coll_partition_run.log
 source hardware/measurements/device_env.sh
 nvidia-smi --query-gpu=index,name,driver_version,clocks.max.sm,power.limit,temperature.gpu --format=csv > "$OUT/${TAG}_nvidia_smi.txt"
-SIZES=${SIZES:-64MiB,512MiB,2GiB}
+SIZES=${SIZES:-64MiB,256MiB,512MiB,1GiB,2GiB}
 OPS=${OPS:-all_gather,all_to_all,reduce_scatter,all_reduce}
 step 500 coll_partition sweep --what coll_partition --ops "$OPS" --sizes "$SIZES" --sm-limits 16,32 \
   --trials 5 --warmups 2 -o "$OUT/${TAG}_coll_partition.jsonl"

@@ -23,14 +23,8 @@ PART=$M/partition/h200x2_coll_partition.jsonl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The 2-GPU base: the 4-GPU preset with the node size of the 2-GPU machine.
-cat >"$tmp/h200-sxm-x2.yaml" <<YAML
-extends: h200-sxm-x4
-name: h200-sxm-x2
-spec:
-  interconnect:
-    gpus: 2
-YAML
+# The 2-GPU base: the 4-GPU preset with the node size and NCCL channel plan of the 2-GPU machine.
+cp $M/h200-sxm-x2.yaml "$tmp/h200-sxm-x2.yaml"
 
 # jq over one or more validation JSON documents (pooled): C3 MAE, signed, the copy-engine policies'
 # MAE (dma, dma_sp, vendor_zero_cta, vendor_zero_cta_sp), picks within 2%, mean pick cost.
@@ -92,7 +86,7 @@ row "x4 -> x2 new shapes (228 scenarios beyond Table I, ordered)" \
 "$C3SIM" calibrate $M/h200x2_*.jsonl "$PART" "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2.yaml" 2>/dev/null
 "$C3SIM" validate $M/h200x4_table1.jsonl --hardware "$tmp/x2.yaml" --cross --format json -o "$tmp/x2to4.json" 2>/dev/null
 row "x2 -> x4 transfer" \
-  "c3sim calibrate $M/h200x2_*.jsonl $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2.yaml; c3sim validate $M/h200x4_table1.jsonl --hardware x2.yaml --cross" \
+  "c3sim calibrate $M/h200x2_*.jsonl $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware $M/h200-sxm-x2.yaml -o x2.yaml; c3sim validate $M/h200x4_table1.jsonl --hardware x2.yaml --cross" \
   "$(summary "$tmp/x2to4.json")"
 
 # The 228 beyond-Table-I scenarios against a calibration on the isolated records of the ordered-
@@ -101,7 +95,7 @@ row "x2 -> x4 transfer" \
 "$C3SIM" calibrate $M/h200x2_ordered_*.jsonl $M/h200x2_programs2_*.jsonl "$PART" "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2p.yaml" 2>/dev/null
 mapfile -t beyond2 < <(validate_each $M/h200x2_ordered_beyond_ "$tmp/x2p.yaml" x2b)
 row "new shapes, 2-GPU isolated calibration (228 scenarios beyond Table I, ordered)" \
-  "c3sim calibrate $M/h200x2_ordered_*.jsonl $M/h200x2_programs2_*.jsonl $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2p.yaml; c3sim validate $M/h200x2_ordered_beyond_*.jsonl --hardware x2p.yaml" "$(summary "${beyond2[@]}")"
+  "c3sim calibrate $M/h200x2_ordered_*.jsonl $M/h200x2_programs2_*.jsonl $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware $M/h200-sxm-x2.yaml -o x2p.yaml; c3sim validate $M/h200x2_ordered_beyond_*.jsonl --hardware x2p.yaml" "$(summary "${beyond2[@]}")"
 
 # The same beyond-Table-I scenarios re-measured with conditioned trials (hardware/hip/bench.h
 # Conditioning: every timed trial after 20 ms with the GPUs idle and a 2 ms spin on every SM, order
@@ -117,9 +111,9 @@ CTAS=$M/h200x2_ordered_sweep_ctas4.jsonl
 mapfile -t unc < <(validate_each $M/h200x2_ordered_beyond_ "$tmp/x2u.yaml" x2u)
 mapfile -t cond < <(validate_each $C/h200x2_cond_beyond_ "$tmp/x2c.yaml" x2c)
 row "new shapes, unconditioned trials, own isolated records + CTA sweep (228 scenarios)" \
-  "c3sim calibrate $M/h200x2_ordered_beyond_*.jsonl $CTAS $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2u.yaml; c3sim validate $M/h200x2_ordered_beyond_*.jsonl --hardware x2u.yaml" "$(summary "${unc[@]}")"
+  "c3sim calibrate $M/h200x2_ordered_beyond_*.jsonl $CTAS $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware $M/h200-sxm-x2.yaml -o x2u.yaml; c3sim validate $M/h200x2_ordered_beyond_*.jsonl --hardware x2u.yaml" "$(summary "${unc[@]}")"
 row "new shapes, conditioned trials, own isolated records + CTA sweep (228 scenarios)" \
-  "c3sim calibrate $C/h200x2_cond_beyond_*.jsonl $CTAS $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2c.yaml; c3sim validate $C/h200x2_cond_beyond_*.jsonl --hardware x2c.yaml" "$(summary "${cond[@]}")"
+  "c3sim calibrate $C/h200x2_cond_beyond_*.jsonl $CTAS $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware $M/h200-sxm-x2.yaml -o x2c.yaml; c3sim validate $C/h200x2_cond_beyond_*.jsonl --hardware x2c.yaml" "$(summary "${cond[@]}")"
 
 # The same c3 records, calibrated with their GEMMs' isolated records re-measured with the fixed
 # harness on 1 x H200 (hardware/measurements/gemm_refit/) in place of the conditioned files' own,
@@ -130,7 +124,7 @@ for f in "$C"/h200x2_cond_beyond_*.jsonl; do jq -c 'select(.kind != "iso_gemm")'
 "$C3SIM" calibrate "$tmp"/noiso_h200x2_cond_beyond_*.jsonl $CTAS $R/h200x1_refit_gemm_*.jsonl "$PART" "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2r.yaml" 2>/dev/null
 mapfile -t refit < <(validate_each $C/h200x2_cond_beyond_ "$tmp/x2r.yaml" x2r)
 row "new shapes, conditioned trials + CTA sweep, GEMMs alone re-measured with the fixed harness (1 x H200; 228 scenarios)" \
-  "jq -c 'select(.kind != \"iso_gemm\")' on each $C/h200x2_cond_beyond_*.jsonl > noiso_*.jsonl; c3sim calibrate noiso_*.jsonl $CTAS $R/h200x1_refit_gemm_*.jsonl $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2r.yaml; c3sim validate $C/h200x2_cond_beyond_*.jsonl --hardware x2r.yaml" "$(summary "${refit[@]}")"
+  "jq -c 'select(.kind != \"iso_gemm\")' on each $C/h200x2_cond_beyond_*.jsonl > noiso_*.jsonl; c3sim calibrate noiso_*.jsonl $CTAS $R/h200x1_refit_gemm_*.jsonl $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware $M/h200-sxm-x2.yaml -o x2r.yaml; c3sim validate $C/h200x2_cond_beyond_*.jsonl --hardware x2r.yaml" "$(summary "${refit[@]}")"
 # keep_long MEASUREMENTS VALIDATION...: writes each VALIDATION.json's rows and scenarios whose GEMM
 # shape takes >= 2 ms alone on all 132 SMs (iso_gemm records of MEASUREMENTS, a file or a glob's
 # files joined) to VALIDATION_long.json.
@@ -158,7 +152,7 @@ WC=$C/h200x2_warmcoll_
 "$C3SIM" calibrate ${WC}beyond_*.jsonl ${WC}sweep_ctas.jsonl "$PART" "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2w.yaml" 2>/dev/null
 mapfile -t warm < <(validate_each ${WC}beyond_ "$tmp/x2w.yaml" x2w)
 row "new measurements: the 228 scenarios re-measured (fixed GEMM path, warm-up collective), own isolated records + same-day CTA sweep" \
-  "c3sim calibrate $C/h200x2_warmcoll_beyond_*.jsonl $C/h200x2_warmcoll_sweep_ctas.jsonl $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2w.yaml; c3sim validate $C/h200x2_warmcoll_beyond_*.jsonl --hardware x2w.yaml" "$(summary "${warm[@]}")"
+  "c3sim calibrate $C/h200x2_warmcoll_beyond_*.jsonl $C/h200x2_warmcoll_sweep_ctas.jsonl $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware $M/h200-sxm-x2.yaml -o x2w.yaml; c3sim validate $C/h200x2_warmcoll_beyond_*.jsonl --hardware x2w.yaml" "$(summary "${warm[@]}")"
 keep_long "${WC}beyond_*.jsonl" "${warm[@]}"
 nlong=$(jq -s '[.[].scenarios[]] | length' "${warm[@]/%.json/_long.json}")
 row "the same, scenarios whose GEMM takes >= 2 ms alone ($nlong of 228)" \
@@ -187,7 +181,7 @@ prog_summary=$(jq -rs '
     (100 * ($p | map(select(.good)) | length) / ($p | length)), (100 * ($p | mean(.cost))) ]
   | "\(.[0]*10|round/10)% | \(.[1]*10|round/10)% | \(.[2]*10|round/10)% | \(.[3]*10|round/10)% | \(.[4]*100|round/100)%"' "${progs[@]}")
 row "programs on 2 x H200 (c3bench, 4 programs, 28 step records; calibrated on isolated records)" \
-  "c3sim calibrate $M/h200x2_ordered_*.jsonl $M/h200x2_programs2_*.jsonl $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x2.yaml -o x2p.yaml; c3sim validate $M/h200x2_programs2_ag_gemm.jsonl --programs $M/h200x2_programs.yaml --hardware x2p.yaml (and fsdp, tp, moe)" \
+  "c3sim calibrate $M/h200x2_ordered_*.jsonl $M/h200x2_programs2_*.jsonl $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware $M/h200-sxm-x2.yaml -o x2p.yaml; c3sim validate $M/h200x2_programs2_ag_gemm.jsonl --programs $M/h200x2_programs.yaml --hardware x2p.yaml (and fsdp, tp, moe)" \
   "$prog_summary"
 
 # The same programs under CU masks and the vendor's copy-engine collective (issue 15, c3bench's

@@ -61,6 +61,9 @@ bool has_rs_efficiency(const NodeSpec& s) {
   return s.model.collective.reduce_scatter_protocol_efficiency != 0;
 }
 bool has_ar_efficiency(const NodeSpec& s) { return s.model.collective.all_reduce_protocol_efficiency != 0; }
+bool has_max_channels(const NodeSpec& s) { return s.model.collective.max_channels != 0; }
+bool has_max_p2p_channels(const NodeSpec& s) { return s.model.collective.max_p2p_channels != 0; }
+bool has_partition_caps_channels(const NodeSpec& s) { return s.model.collective.partition_caps_channels; }
 bool has_ag_partition_rate(const NodeSpec& s) { return s.model.collective.all_gather_partition_rate != 0; }
 bool has_a2a_partition_rate(const NodeSpec& s) { return s.model.collective.all_to_all_partition_rate != 0; }
 bool has_rs_partition_rate(const NodeSpec& s) {
@@ -182,6 +185,9 @@ constexpr FieldDef kFields[] = {
   {"model.collective.all_gather_copy_passes",        D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::all_gather_copy_passes>, nullptr},
   {"model.collective.reduce_scatter_copy_passes",    D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::reduce_scatter_copy_passes>, has_reduction_passes},
   {"model.collective.all_reduce_copy_passes",        D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_reduce_copy_passes>, has_reduction_passes},
+  {"model.collective.max_channels",                  D::dimensionless, C::positive, kOpt, at<&S::model, &M::collective, &CollectiveModel::max_channels>, has_max_channels},
+  {"model.collective.max_p2p_channels",              D::dimensionless, C::positive, kOpt, at<&S::model, &M::collective, &CollectiveModel::max_p2p_channels>, has_max_p2p_channels},
+  {"model.collective.partition_caps_channels",       D::dimensionless, C::none,     kOpt, at<&S::model, &M::collective, &CollectiveModel::partition_caps_channels>, has_partition_caps_channels},
   {"model.collective.l2_footprint_per_workgroup",    D::bytes,         C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::l2_footprint_per_workgroup>, nullptr},
   {"model.collective.memory_stall_fraction", D::dimensionless, C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::memory_stall_fraction>, nullptr},
   {"model.collective.channel_queueing", D::dimensionless, C::none, kOpt, at<&S::model, &M::collective, &CollectiveModel::channel_queueing>, has_channel_queueing},

@@ -170,23 +170,33 @@ struct CollectiveModel {
   int default_workgroups_all_gather = 64;    // default_workgroups_all_gather (RCCL default channels)
   int default_workgroups_all_to_all = 56;    // default_workgroups_all_to_all
   int default_workgroups_reduce = 64;        // default_workgroups_reduce (reduce-scatter, all-reduce)
-  double all_to_all_copy_passes = 2;         // all_to_all_copy_passes: copies per byte (p2p FIFO)
-  double all_gather_copy_passes = 1;         // all_gather_copy_passes
-  double reduce_scatter_copy_passes = 0;     // reduce_scatter_copy_passes: measured per op (0 = derived:
-                                             //   all-gather's + 1, the reduce reads the local part too)
-  double all_reduce_copy_passes = 0;         // all_reduce_copy_passes (0 = derived: all-gather's + 0.5,
-                                             //   half of the steps reduce)
-  double l2_footprint_per_workgroup = 0;     // l2_footprint_per_workgroup: L2 bytes a comm WG keeps
-  double memory_stall_fraction = 0;          // memory_stall_fraction: share of a copy loop's time
-                                             //   exposed to memory latency (queues behind a GEMM);
-                                             //   channels and memory program kernels alike
-  bool channel_queueing = false;             // channel_queueing: channels share the link as a closed
-                                             //   queueing network (models/channel_queueing.h), not as
-                                             //   min(channels x per-channel rate, link)
-  double link_stall_fraction = 0;            // link_stall_fraction: each byte's link time stretches by
-                                             //   1 + f * u while the peers' GEMMs load their memory with
-                                             //   utilization u (remote writes wait on a busy memory); more
-                                             //   workgroups cannot make up for it
+  // The channels the library builds for this node (NCCL_DEBUG=INFO: "24 coll channels, ... 32 p2p
+  // channels" on 2 x H200): a CTA cap or default above it runs no more. Library behaviour of this
+  // node size: it applies only to collectives over spec.interconnect.gpus GPUs (0 = no limit).
+  int max_channels = 0;      // max_channels: ring/tree collectives (all-gather, reduce-scatter, all-reduce)
+  int max_p2p_channels = 0;  // max_p2p_channels: send/receive collectives (all-to-all)
+  // partition_caps_channels: under rp:<n> (and on a program stream with `cus`) the library is capped
+  // at the partition's CUs (c3bench: ncclConfig_t.maxCTAs = n), so its channels fit in one wave;
+  // false: it keeps its channels and runs them in waves on the partition (the paper's RCCL on a
+  // CU-masked stream).
+  bool partition_caps_channels = false;
+  double all_to_all_copy_passes = 2;      // all_to_all_copy_passes: copies per byte (p2p FIFO)
+  double all_gather_copy_passes = 1;      // all_gather_copy_passes
+  double reduce_scatter_copy_passes = 0;  // reduce_scatter_copy_passes: measured per op (0 = derived:
+                                          //   all-gather's + 1, the reduce reads the local part too)
+  double all_reduce_copy_passes = 0;      // all_reduce_copy_passes (0 = derived: all-gather's + 0.5,
+                                          //   half of the steps reduce)
+  double l2_footprint_per_workgroup = 0;  // l2_footprint_per_workgroup: L2 bytes a comm WG keeps
+  double memory_stall_fraction = 0;       // memory_stall_fraction: share of a copy loop's time
+                                          //   exposed to memory latency (queues behind a GEMM);
+                                          //   channels and memory program kernels alike
+  bool channel_queueing = false;          // channel_queueing: channels share the link as a closed
+                                          //   queueing network (models/channel_queueing.h), not as
+                                          //   min(channels x per-channel rate, link)
+  double link_stall_fraction = 0;         // link_stall_fraction: each byte's link time stretches by
+                                          //   1 + f * u while the peers' GEMMs load their memory with
+                                          //   utilization u (remote writes wait on a busy memory); more
+                                          //   workgroups cannot make up for it
 };
 
 // model.dma: collectives on copy engines (ConCCL-like), orchestrated by the host.

@@ -163,7 +163,9 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
 
   if (s.coll) {
     const bool cu = s.impl == wl::CollectiveImpl::cu;
-    coll_plan = plan_collective(*s.coll, spec_, s.gpus, s.coll_workgroups);
+    coll_plan = plan_collective(
+        *s.coll, spec_, s.gpus,
+        s.coll_workgroups ? s.coll_workgroups : partition_channel_cap(*s.coll, spec_, s.comm_cus));
     out.comm_bytes_sent = coll_plan->bytes_sent;
     out.comm_llc_bytes = coll_plan->bytes_sent * coll_plan->llc_bytes_per_byte(cu);
     if (cu) {

@@ -1,5 +1,7 @@
 #include "models/collective_plan.h"
 
+#include <algorithm>
+
 #include "sim/base/errors.h"
 
 namespace c3sim::models {
@@ -23,6 +25,14 @@ double simple_protocol_efficiency(wl::CollectiveOp op, const hw::CollectiveModel
     case wl::CollectiveOp::all_reduce: own = cm.all_reduce_protocol_efficiency; break;
   }
   return own > 0 ? own : cm.protocol_efficiency;
+}
+
+std::optional<int> partition_channel_cap(const wl::Collective& coll, const hw::NodeSpec& spec,
+                                         std::optional<int> partition_cus) {
+  const int total = spec.compute.total_cus();
+  if (!spec.model.collective.partition_caps_channels || partition_cus.value_or(total) >= total)
+    return std::nullopt;
+  return std::min(coll.max_workgroups.value_or(default_workgroups(coll.op, spec)), *partition_cus);
 }
 
 double partition_rate(wl::CollectiveOp op, const hw::CollectiveModel& cm) {
@@ -120,6 +130,10 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
       break;
   }
   p.workgroups = workgroups.value_or(coll.max_workgroups.value_or(default_workgroups(coll.op, spec)));
+  // The library builds at most this many channels on this node, whatever the cap allows.
+  const hw::CollectiveModel& lib = spec.model.collective;
+  const int built = coll.op == wl::CollectiveOp::all_to_all ? lib.max_p2p_channels : lib.max_channels;
+  if (built > 0 && gpus == spec.interconnect.gpus) p.workgroups = std::min(p.workgroups, built);
   if (p.workgroups <= 0) throw ModelError("a CU collective needs at least one workgroup");
   choose_protocol(p, spec);
   return p;

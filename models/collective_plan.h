@@ -60,6 +60,13 @@ int default_workgroups(wl::CollectiveOp op, const hw::NodeSpec& spec);
 // file has one, else model.collective.protocol_efficiency.
 double simple_protocol_efficiency(wl::CollectiveOp op, const hw::CollectiveModel& cm);
 
+// The CU collective's channels on a partition of `partition_cus` CUs (of `spec`'s GPU) when the
+// library is capped at the partition (model.collective.partition_caps_channels): its cap or default,
+// at most the partition's CUs. nullopt: not capped (unpartitioned, or the library keeps its channels
+// and runs them in waves).
+std::optional<int> partition_channel_cap(const wl::Collective& coll, const hw::NodeSpec& spec,
+                                         std::optional<int> partition_cus);
+
 // `op`'s rate inside an SM partition of its own over its rate unpartitioned with the same CTA cap
 // (model.collective.<op>_partition_rate; absent = 1).
 double partition_rate(wl::CollectiveOp op, const hw::CollectiveModel& cm);

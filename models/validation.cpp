@@ -161,7 +161,21 @@ ValidationReport validate_predictions(const hw::NodeSpec& spec, const std::vecto
   std::sort(rep.record_gpus.begin(), rep.record_gpus.end());
   for (const int g : rep.record_gpus) {
     hw::NodeSpec node = spec;
+    // The library's channel plan is the file's node size's (NCCL builds its channels from the
+    // topology): another node size gets the caps and defaults, not that plan.
+    const bool plan_dropped =
+        options.cross && g != spec.interconnect.gpus &&
+        (node.model.collective.max_channels > 0 || node.model.collective.max_p2p_channels > 0);
     if (options.cross) node.interconnect.gpus = g;
+    if (plan_dropped) {
+      node.model.collective.max_channels = 0;
+      node.model.collective.max_p2p_channels = 0;
+      rep.warnings.push_back(
+          fmt::format("cross-node validation: '{}''s model.collective.max_channels / max_p2p_channels are "
+                      "the library's plan "
+                      "on {} GPUs, not used for {}",
+                      spec.name, spec.interconnect.gpus, g));
+    }
     sims.emplace(g, C3Simulator(node, o));
     if (g == spec.interconnect.gpus) continue;
     rep.warnings.push_back(

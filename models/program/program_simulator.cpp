@@ -260,7 +260,8 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
         break;
       }
       case wl::KernelKind::collective: {
-        l.plan = plan_collective(k.collective, spec_, gpus, std::nullopt);
+        l.plan =
+            plan_collective(k.collective, spec_, gpus, partition_channel_cap(k.collective, spec_, ps.cus));
         if (k.collective.impl == wl::CollectiveImpl::cu) {
           auto model = std::make_shared<CuCollectiveModel>(
               *l.plan, spec_, res, state,

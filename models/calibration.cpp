@@ -220,7 +220,8 @@ struct Collected {
   int c3 = 0;
 };
 
-Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOptions& o) {
+// `total_cus`: the base node's CUs per GPU (a partition must be smaller).
+Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOptions& o, int total_cus) {
   Collected c;
   auto add = [&](const std::string& key, Point p, double time_us) {
     ++c.used[p.stage];
@@ -271,6 +272,10 @@ Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOp
           if (units != r->extra.end() && units->is_number_integer()) partition_cus = units->get<int>();
           if (partition_cus <= 0) {
             ++c.skipped[k]["in a partition without a positive extra.group_units"];
+            continue;
+          }
+          if (partition_cus >= total_cus) {
+            ++c.skipped[k][fmt::format("in a partition of at least the GPU's {} CUs", total_cus)];
             continue;
           }
         }
@@ -495,7 +500,7 @@ std::string calibrated_name(const std::string& base_name) {
 
 CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<MeasurementFile>& files,
                             const CalibrationOptions& options) {
-  const Collected data = collect(files, options);
+  const Collected data = collect(files, options, base.compute.total_cus());
   CalibrationResult result;
   result.spec = base;
   hw::NodeSpec& spec = result.spec;

@@ -122,6 +122,10 @@ TEST(PartitionRate, CalibrateRecoversEachOpsRateFromPartitionedAndUnpartitionedP
   }
   // Without its twin a partitioned record cannot say what the partition does: counted, not used.
   records.emplace_back(record(rs, 128 * kMiB, 450, true));
+  // Nor can a "partition" as large as the GPU.
+  wl::IsoCollRecord whole = record(rs, 512 * kMiB, 2000, true);
+  whole.extra["group_units"] = base.compute.total_cus();
+  records.emplace_back(whole);
   const CalibrationResult r = calibrate(base, {{"pairs.jsonl", records}});
   EXPECT_NEAR(r.spec.model.collective.reduce_scatter_partition_rate, 1.03, 0.003);
   EXPECT_NEAR(r.spec.model.collective.all_reduce_partition_rate, 0.93, 0.003);
@@ -138,6 +142,10 @@ TEST(PartitionRate, CalibrateRecoversEachOpsRateFromPartitionedAndUnpartitionedP
            w.find("1 of 5") != std::string::npos && w.find("no unpartitioned record") != std::string::npos;
   });
   EXPECT_TRUE(counted);
+  const bool too_large = std::any_of(r.warnings.begin(), r.warnings.end(), [](const std::string& w) {
+    return w.find("1 of 5") != std::string::npos && w.find("at least the GPU's 132 CUs") != std::string::npos;
+  });
+  EXPECT_TRUE(too_large);
 }
 
 // The committed 2 x H200 sweep (hardware/measurements/partition/h200x2_coll_partition.jsonl, 40

@@ -173,9 +173,8 @@ C3Simulator::Outcome C3Simulator::simulate(const Setup& s) {
       engine::StreamConfig sc{"comm_stream", s.comm_priority, {}};
       if (s.comm_cus) sc.mask = spread_mask(spec_, *s.comm_cus, /*from_low=*/true);
       const engine::StreamId stream = gpu.add_stream(std::move(sc));
-      auto model = std::make_shared<CuCollectiveModel>(
-          *coll_plan, spec_, res, state,
-          s.comm_cus.value_or(spec_.compute.total_cus()) < spec_.compute.total_cus());
+      auto model = std::make_shared<CuCollectiveModel>(*coll_plan, spec_, res, state,
+                                                       is_own_partition(spec_, s.comm_cus));
       sim.at(s.comm_launch, [&, stream, model] {
         engine::KernelDesc d{fmt::format("comm:{}", wl::short_name(coll_plan->coll.op)),
                              coll_plan->workgroups, 1, model->launch_latency(),

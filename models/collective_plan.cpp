@@ -27,10 +27,13 @@ double simple_protocol_efficiency(wl::CollectiveOp op, const hw::CollectiveModel
   return own > 0 ? own : cm.protocol_efficiency;
 }
 
+bool is_own_partition(const hw::NodeSpec& spec, std::optional<int> partition_cus) {
+  return partition_cus.value_or(spec.compute.total_cus()) < spec.compute.total_cus();
+}
+
 std::optional<int> partition_channel_cap(const wl::Collective& coll, const hw::NodeSpec& spec,
                                          std::optional<int> partition_cus) {
-  const int total = spec.compute.total_cus();
-  if (!spec.model.collective.partition_caps_channels || partition_cus.value_or(total) >= total)
+  if (!spec.model.collective.partition_caps_channels || !is_own_partition(spec, partition_cus))
     return std::nullopt;
   return std::min(coll.max_workgroups.value_or(default_workgroups(coll.op, spec)), *partition_cus);
 }

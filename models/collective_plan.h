@@ -60,6 +60,10 @@ int default_workgroups(wl::CollectiveOp op, const hw::NodeSpec& spec);
 // file has one, else model.collective.protocol_efficiency.
 double simple_protocol_efficiency(wl::CollectiveOp op, const hw::CollectiveModel& cm);
 
+// Whether `partition_cus` CUs (a stream's mask; nullopt = unmasked) are a partition of their own:
+// fewer than `spec`'s GPU has.
+bool is_own_partition(const hw::NodeSpec& spec, std::optional<int> partition_cus);
+
 // The CU collective's channels on a partition of `partition_cus` CUs (of `spec`'s GPU) when the
 // library is capped at the partition (model.collective.partition_caps_channels): its cap or default,
 // at most the partition's CUs. nullopt: not capped (unpartitioned, or the library keeps its channels

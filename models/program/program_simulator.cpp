@@ -263,9 +263,8 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
         l.plan =
             plan_collective(k.collective, spec_, gpus, partition_channel_cap(k.collective, spec_, ps.cus));
         if (k.collective.impl == wl::CollectiveImpl::cu) {
-          auto model = std::make_shared<CuCollectiveModel>(
-              *l.plan, spec_, res, state,
-              ps.cus.value_or(spec_.compute.total_cus()) < spec_.compute.total_cus());
+          auto model = std::make_shared<CuCollectiveModel>(*l.plan, spec_, res, state,
+                                                           is_own_partition(spec_, ps.cus));
           engine::KernelDesc d{fmt::format("comm:{}", k.name), l.plan->workgroups, 1, model->launch_latency(),
                                engine::FlowOwner{i, engine::KernelKind::cu_collective}};
           l.id = gpu.launch(stream, d, model, [&finished, i](TimePs now) { finished(i, now); });

@@ -1,17 +1,11 @@
 #pragma once
-// Runs GEMMs and collectives, alone or concurrently under a policy, on the simulated node, and
-// attributes each kernel's slowdown to its causes.
-//
-// Attribution uses counterfactual re-runs of the same scenario and policy:
-//   compute run  - every kernel has private memory bandwidth, isolated hit rates and no latency
-//                  queueing, so only CU sharing and dispatch order differ from isolation;
-//   cache run    - private bandwidth, shared caches;
-//   latency run  - private bandwidth, shared caches, memory waits queue behind the co-runner;
-//   full run     - everything shared.
-// slowdown = dispatch delay + CUs unavailable (compute run - iso - delay) + cache (cache run -
-// compute run) + memory latency (latency run - cache run) + bandwidth (full - latency run), the
-// last split over the shared resources that limited the kernel in the full run, weighted by time
-// and by the other kernel's share of them.
+// The GEMM + collective pair as what it is: a two-kernel program. Every run here builds that
+// program (wl::program_from_scenario, the policy's launch plan applied by apply_launch_plan) or a
+// one-kernel program for the isolated references, and hands it to the one simulator,
+// ProgramSimulator; attribution is the program's (models/program/attribution.h). What this class
+// adds is the pair's vocabulary: policies by name and the `*_best` sweeps, the serial baseline of
+// the paper (GEMM on every CU, the CU collective), and memos, since sweeps and heuristics ask for
+// the same runs again.
 #include <map>
 #include <optional>
 #include <string>
@@ -19,6 +13,7 @@
 #include "hardware/node_spec.h"
 #include "models/cache_model.h"
 #include "models/policy.h"
+#include "models/program/counterfactuals.h"
 #include "models/program/program_simulator.h"
 #include "sim/engine/trace_recorder.h"
 #include "workloads/scenario.h"
@@ -48,16 +43,6 @@ struct IsoCollResult {
   double bytes_sent = 0;
   double llc_bytes = 0;
   [[nodiscard]] double llc_bw_gbps() const { return time_us > 0 ? llc_bytes / time_us * 1e-3 : 0; }
-};
-
-struct Attribution {
-  double slowdown_us = 0;        // concurrent time - isolated time
-  double dispatch_delay_us = 0;  // arrival to first workgroup on a CU (or first DMA transfer)
-  double cus_unavailable_us = 0;
-  double cache_us = 0;           // hit-rate loss from the co-runner
-  double memory_latency_us = 0;  // memory waits queueing behind the co-runner's traffic
-  std::map<std::string, double>
-      bandwidth_us;  // by resource group: hbm, llc, xcd_fabric, l2, link, dma_engine
 };
 
 struct C3Result {
@@ -93,11 +78,10 @@ public:
   // rather than a group of their own (as in a CU-count sweep).
   IsoGemmResult iso_gemm(const wl::Gemm& gemm, std::optional<int> cus = std::nullopt,
                          bool beside_partition = false);
-  // `workgroups` caps a CU collective's channels; `engines` the copy engines a DMA one uses;
-  // `partition_cus` runs it alone on a partition of that many CUs (a green context, as under
-  // rp:<n>; a multiple of the mask granularity), nullopt = unmasked.
+  // `workgroups` caps a CU collective's channels; `partition_cus` runs it alone on a partition of
+  // that many CUs (a green context, as under rp:<n>; a multiple of the mask granularity), nullopt =
+  // unmasked.
   IsoCollResult iso_coll(const wl::Collective& coll, int gpus, std::optional<int> workgroups = std::nullopt,
-                         std::optional<int> engines = std::nullopt,
                          std::optional<int> partition_cus = std::nullopt);
 
   // One policy; `trace` records the run when given.
@@ -111,22 +95,18 @@ public:
   [[nodiscard]] int gpus_of(const wl::Scenario& scenario) const;
 
 private:
-  struct Setup;
-  struct Outcome;
-  Outcome simulate(const Setup& setup);
   [[nodiscard]] LaunchPlan plan_of(const wl::Scenario& scenario, const Policy& policy) const;
   // Memoized over (scenario contents, launch plan); see simulate_plan.
   C3Result run_plan(const wl::Scenario& scenario, const std::string& name, const LaunchPlan& plan,
                     engine::TraceRecorder* trace, bool attribution);
   C3Result simulate_plan(const wl::Scenario& scenario, const std::string& name, const LaunchPlan& plan,
                          engine::TraceRecorder* trace, bool attribution);
+  // A one-kernel program's only kernel, launched at t = 0 on a stream of its own.
+  KernelRun run_alone(const wl::ProgramKernel& kernel, const wl::ProgramStream& stream, int gpus);
 
   hw::NodeSpec spec_;
   SimOptions options_;
-  CacheModel cache_model_;  // shared by every run, so its memo of panel sharing is too
-  // Timing-only runs go through the program simulator as the pair's two-kernel program (the same
-  // times to the bit: tests/models/program_sim_test.cpp); attribution and traced runs still use
-  // simulate(), whose counterfactual outputs the program simulator does not expose yet.
+  CacheModel cache_model_;  // the first-wave hit-rate probe's; its memo of panel sharing persists
   ProgramSimulator programs_;
   std::map<std::string, IsoGemmResult> gemm_cache_;
   std::map<std::string, IsoCollResult> coll_cache_;

@@ -330,7 +330,7 @@ double predict_us(C3Simulator& sim, const Point& p) {
         .time_us;
   }
   return sim
-      .iso_coll(p.coll, p.gpus, p.coll.max_workgroups, std::nullopt,
+      .iso_coll(p.coll, p.gpus, p.coll.max_workgroups,
                 p.partition_cus > 0 ? std::optional<int>(p.partition_cus) : std::nullopt)
       .time_us;
 }

@@ -5,21 +5,6 @@
 
 namespace c3sim::models {
 
-namespace {
-
-nlohmann::json attribution_json(const Attribution& a) {
-  nlohmann::json bw = nlohmann::json::object();
-  for (const auto& [k, v] : a.bandwidth_us) bw[k] = v;
-  return {{"slowdown_us", a.slowdown_us},
-          {"dispatch_delay_us", a.dispatch_delay_us},
-          {"cus_unavailable_us", a.cus_unavailable_us},
-          {"cache_us", a.cache_us},
-          {"memory_latency_us", a.memory_latency_us},
-          {"bandwidth_us", bw}};
-}
-
-}  // namespace
-
 SimulatedRunner::SimulatedRunner(hw::NodeSpec spec, SimOptions options) : sim_(std::move(spec), options) {}
 
 wl::EnvRecord SimulatedRunner::environment() {
@@ -58,8 +43,8 @@ wl::C3Record to_record(const wl::Scenario& s, const C3Result& r, int gpus) {
   c.speedup = r.speedup();
   c.ideal_speedup = r.ideal_speedup();
   c.percent_of_ideal = r.percent_of_ideal();
-  if (r.gemm_attribution) c.attribution["gemm"] = attribution_json(*r.gemm_attribution);
-  if (r.coll_attribution) c.attribution["collective"] = attribution_json(*r.coll_attribution);
+  if (r.gemm_attribution) c.attribution["gemm"] = to_json(*r.gemm_attribution);
+  if (r.coll_attribution) c.attribution["collective"] = to_json(*r.coll_attribution);
   if (!r.chosen.empty()) c.extra["chosen"] = r.chosen;
   return c;
 }

@@ -230,6 +230,7 @@ ProgramKernelRecord read_program_kernel(const json& j, const SourceLocation& whe
   k.start_us = o.number("start_us", 0);
   k.end_us = o.number("end_us", 0);
   k.iso_us = o.optional_number("iso_us", 0);
+  k.attribution = o.optional_object("attribution");
   o.finish();
   return k;
 }
@@ -283,6 +284,7 @@ json to_json(const ProgramRecord& r) {
     put(e, "start_us", k.start_us);
     put(e, "end_us", k.end_us);
     put_opt(e, "iso_us", k.iso_us);
+    if (!k.attribution.empty()) e["attribution"] = k.attribution;
     ks.push_back(std::move(e));
   }
   j["kernels"] = std::move(ks);

@@ -104,6 +104,7 @@ struct ProgramKernelRecord {
   std::string stream;
   double launch_us = 0, ready_us = 0, start_us = 0, end_us = 0;
   std::optional<double> iso_us;
+  nlohmann::json attribution = nlohmann::json::object();  // slowdown causes, as a c3 record's per kernel
 };
 
 // {"kind":"program"}: one program (workloads/program.h) under one policy (a transformation).

@@ -93,6 +93,10 @@ struct ProgramStream {
   int priority = 0;        // larger = more urgent
   std::optional<int> cus;  // CU mask size; nullopt = all CUs
   SourceLocation location;
+  // A masked stream that holds a GEMM runs it in the units another stream's partition left (as
+  // under the rp policies: model.gemm.beside_partition_efficiency). `own_group`: the mask is a
+  // group of the stream's own instead (a green context alone, a CU-count sweep).
+  bool own_group = false;
 };
 
 struct Program {

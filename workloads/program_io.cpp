@@ -125,6 +125,7 @@ ProgramStream parse_stream(StrictMap s) {
     out.priority = static_cast<int>(*p);
   }
   if (s.has("cus")) out.cus = static_cast<int>(positive_integer(s, "cus", kMaxCus));
+  out.own_group = s.optional_boolean("own_group").value_or(false);
   s.finish();
   return out;
 }
@@ -370,6 +371,7 @@ std::string programs_to_yaml(const std::vector<Program>& programs) {
           << s.name;
       if (s.priority != 0) out << YAML::Key << "priority" << YAML::Value << s.priority;
       if (s.cus) out << YAML::Key << "cus" << YAML::Value << *s.cus;
+      if (s.own_group) out << YAML::Key << "own_group" << YAML::Value << true;
       out << YAML::EndMap;
     }
     out << YAML::EndSeq;

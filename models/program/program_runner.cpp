@@ -10,11 +10,11 @@ namespace c3sim::models {
 
 ProgramResult run_program_policy(ProgramSimulator& sim, const TransformRegistry& registry,
                                  const wl::Program& program, const std::string& policy,
-                                 engine::TraceRecorder* trace) {
+                                 engine::TraceRecorder* trace, bool attribution) {
   const std::vector<std::string> candidates = registry.expand(policy, sim.spec());
   if (candidates.size() == 1 && candidates[0] == policy) {
     Decision d = registry.decide(policy, program, sim, program.location);
-    ProgramResult r = sim.run(d.program, policy, &program, trace);
+    ProgramResult r = sim.run(d.program, policy, &program, trace, attribution);
     r.chosen = std::move(d.chosen);
     return r;
   }
@@ -23,9 +23,9 @@ ProgramResult run_program_policy(ProgramSimulator& sim, const TransformRegistry&
     ProgramResult r = sim.run(registry.apply(name, program, sim.spec(), program.location), name, &program);
     if (!best || r.step_us < best->step_us) best = std::move(r);
   }
-  if (trace != nullptr) {
+  if (trace != nullptr || attribution) {
     best = sim.run(registry.apply(best->policy, program, sim.spec(), program.location), best->policy,
-                   &program, trace);
+                   &program, trace, attribution);
   }
   best->chosen = best->policy;
   best->policy = policy;
@@ -102,7 +102,8 @@ ProgramResult run_program_all_gpus(ProgramSimulator& sim, const TransformRegistr
   r.step_us = best->run.step_us;
   const ProgramRun& run = best->run.ranks[s];
   for (size_t i = 0; i < run.kernels.size(); ++i)
-    r.kernels.push_back(KernelResult{run.kernels[i], sim.isolated_us(best->ranks[s], static_cast<int>(i))});
+    r.kernels.push_back(
+        KernelResult{run.kernels[i], sim.isolated_us(best->ranks[s], static_cast<int>(i)), std::nullopt});
   for (size_t i = 0; i < base[s].kernels.size(); ++i)
     r.serial_us += sim.isolated_us(base[s], static_cast<int>(i));
   r.ideal_us = sim.ideal_us(base[s]);
@@ -122,9 +123,12 @@ wl::ProgramRecord to_record(const ProgramResult& r, int gpus) {
   rec.ideal_us = r.ideal_us;
   rec.overlap_percent = r.overlap_percent();
   for (const KernelResult& k : r.kernels) {
-    rec.kernels.push_back(wl::ProgramKernelRecord{k.run.name, wl::to_string(k.run.kind), k.run.stream,
-                                                  k.run.launch_us, k.run.ready_us, k.run.start_us,
-                                                  k.run.end_us, k.iso_us});
+    wl::ProgramKernelRecord kr{k.run.name,     wl::to_string(k.run.kind),
+                               k.run.stream,   k.run.launch_us,
+                               k.run.ready_us, k.run.start_us,
+                               k.run.end_us,   k.iso_us};
+    if (k.attribution) kr.attribution = to_json(*k.attribution);
+    rec.kernels.push_back(std::move(kr));
   }
   if (!r.chosen.empty()) rec.extra["chosen"] = r.chosen;
   if (!r.rank_step_us.empty()) {

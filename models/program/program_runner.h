@@ -10,10 +10,12 @@
 
 namespace c3sim::models {
 
-// `trace`, when given, records the run of the concrete policy (the winner of a sweep).
+// `trace`, when given, records the run of the concrete policy (the winner of a sweep);
+// `attribution` splits each kernel's slowdown by cause in that run (a sweep attributes its winner
+// only).
 ProgramResult run_program_policy(ProgramSimulator& sim, const TransformRegistry& registry,
                                  const wl::Program& program, const std::string& policy,
-                                 engine::TraceRecorder* trace = nullptr);
+                                 engine::TraceRecorder* trace = nullptr, bool attribution = false);
 
 // All-GPU mode: every rank of `program` (wl::program_for_rank) under the policy (a concrete one,
 // a composition or a `_best` sweep judged by the all-GPU step), simulated together

@@ -13,6 +13,7 @@
 #include "models/interference_state.h"
 #include "models/memory_load_observer.h"
 #include "models/node_resources.h"
+#include "models/program/counterfactuals.h"
 #include "models/program/dma_copy.h"
 #include "models/program/measured_kernel.h"
 #include "models/program/memory_kernel.h"
@@ -77,18 +78,21 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
   state.cache_hidden = knobs.hide_from_caches;
   engine::GpuDispatcher gpu(sim, engine::GpuConfig{0, X, spec_.compute.cus_per_xcd, 1, max_cohort_size_,
                                                    spec_.model.dispatch.later_kernel_share});
+  BottleneckObserver bottlenecks;
+  if (knobs.tally) sim.add_observer(&bottlenecks);
 
   // Per kernel: what the run needs to remember.
   struct Live {
-    engine::KernelId id = -1;            // dispatcher kernel
-    std::optional<CollectivePlan> plan;  // collectives
-    std::unique_ptr<DmaCollective> dma;  // DMA collectives
-    std::unique_ptr<DmaCopy> copy;       // DMA copies
-    bool polluting = false;              // CU workgroups resident: its LLC footprint is counted
+    engine::KernelId id = -1;                  // dispatcher kernel
+    std::optional<CollectivePlan> plan;        // collectives
+    std::unique_ptr<DmaCollective> dma;        // DMA collectives
+    std::unique_ptr<DmaCopy> copy;             // DMA copies
+    std::shared_ptr<GemmWorkgroupModel> gemm;  // GEMMs: its traffic, read when the run ends
+    bool polluting = false;                    // CU workgroups resident: its LLC footprint is counted
     bool released = false;
     bool gated = false;  // released, held by a start gate
     bool ended = false;
-    TimePs launch = 0, ready = -1, start = -1, end = -1, body_end = -1;
+    TimePs launch = 0, ready = -1, began = -1, end = -1, body_end = -1;
   };
   std::vector<Live> live(n);
 
@@ -224,15 +228,17 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
   begin_work = [&](int i) {
     const wl::ProgramKernel& k = p.kernels[static_cast<size_t>(i)];
     Live& l = live[static_cast<size_t>(i)];
+    l.began = sim.now();
     const size_t stream_index = p.stream_of(static_cast<size_t>(i));
     const engine::StreamId stream = stream_ids[stream_index];
     const wl::ProgramStream& ps = p.streams[stream_index];
     switch (k.kind) {
       case wl::KernelKind::gemm: {
         const int cus = ps.cus.value_or(spec_.compute.total_cus());
-        GemmPlan plan = plan_gemm(k.gemm, spec_, cus, ps.cus.has_value());
+        GemmPlan plan = plan_gemm(k.gemm, spec_, cus, ps.cus.has_value() && !ps.own_group);
         state.declare_gemm(i, plan.geometry);
         auto model = std::make_shared<GemmWorkgroupModel>(plan, spec_, cache_model_, res, state);
+        l.gemm = model;
         // Kernel ids are the program's kernel indices: every flow of kernel i carries owner i.
         engine::KernelDesc d{fmt::format("gemm:{}", k.name),
                              plan.workgroups,
@@ -368,21 +374,41 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
       const TimePs first = l.dma->transfers().front().start;
       start = l.id >= 0 ? std::min(start, first) : first;
     }
-    KernelRun r{p.kernels[i].name,
-                p.kernels[i].kind,
-                p.kernels[i].stream,
-                ps_to_us(l.launch),
-                ps_to_us(ready),
-                ps_to_us(start),
-                ps_to_us(l.end),
-                l.launch,
-                ready,
-                l.end,
-                l.body_end};
+    KernelRun r;
+    r.name = p.kernels[i].name;
+    r.kind = p.kernels[i].kind;
+    r.stream = p.kernels[i].stream;
+    r.launch_us = ps_to_us(l.launch);
+    r.ready_us = ps_to_us(ready);
+    r.start_us = ps_to_us(start);
+    r.end_us = ps_to_us(l.end);
+    r.launch_ps = l.launch;
+    r.ready_ps = ready;
+    r.end_ps = l.end;
+    r.body_end_ps = l.body_end;
+    // Dispatch as a profiler sees it: a CU kernel from the dispatcher's own stats; a DMA
+    // collective from its first copy (its CU phase, if any, counts as the arrival).
+    r.arrived_ps = l.id >= 0 ? gpu.stats(l.id).arrived : l.began;
+    r.first_dispatch_ps = l.id >= 0 ? gpu.stats(l.id).first_dispatch : -1;
+    if (l.dma && !l.dma->transfers().empty()) r.first_dispatch_ps = l.dma->transfers().front().start;
+    if (l.id >= 0) r.workgroups = gpu.stats(l.id).workgroups;
+    if (l.gemm) {
+      r.workgroups = l.gemm->plan().workgroups;
+      r.llc_bytes = l.gemm->bytes().llc;
+      r.hbm_bytes = l.gemm->bytes().hbm;
+    }
+    if (l.plan) {
+      const bool cu = p.kernels[i].collective.impl == wl::CollectiveImpl::cu;
+      r.workgroups = cu ? l.plan->workgroups : 0;
+      r.bytes_sent = l.plan->bytes_sent;
+      r.llc_bytes = l.plan->bytes_sent * l.plan->llc_bytes_per_byte(cu);
+    }
+    if (l.dma) r.engines = l.dma->engines_used();
     out.kernels.push_back(r);
     last = std::max(last, l.end);
   }
   out.step_us = ps_to_us(last);
+  if (knobs.tally) out.tally = bottlenecks.tally();
   return out;
 }
 
@@ -446,17 +472,25 @@ double ProgramSimulator::ideal_us(const wl::Program& p) {
 }
 
 ProgramResult ProgramSimulator::run(const wl::Program& p, const std::string& policy,
-                                    const wl::Program* baseline, engine::TraceRecorder* trace) {
+                                    const wl::Program* baseline, engine::TraceRecorder* trace,
+                                    bool attribution) {
   const wl::Program& base = baseline != nullptr ? *baseline : p;
   ProgramResult r;
   r.program = p.name;
   r.policy = policy;
   ProgramKnobs knobs;
   knobs.trace = trace;
+  knobs.tally = attribution;
   const ProgramRun run = simulate(p, knobs);
   r.step_us = run.step_us;
   for (size_t i = 0; i < run.kernels.size(); ++i) {
-    r.kernels.push_back(KernelResult{run.kernels[i], isolated_us(p, static_cast<int>(i))});
+    r.kernels.push_back(KernelResult{run.kernels[i], isolated_us(p, static_cast<int>(i)), std::nullopt});
+  }
+  if (attribution) {
+    std::vector<double> iso;
+    for (const KernelResult& k : r.kernels) iso.push_back(k.iso_us);
+    const std::vector<Attribution> causes = attribute_slowdowns(*this, p, run, iso);
+    for (size_t i = 0; i < causes.size(); ++i) r.kernels[i].attribution = causes[i];
   }
   for (size_t i = 0; i < base.kernels.size(); ++i) r.serial_us += isolated_us(base, static_cast<int>(i));
   r.ideal_us = ideal_us(base);

@@ -1,12 +1,12 @@
 #pragma once
 // Runs a program (wl::Program: kernels on streams with dependencies and a host launch order) on
-// one representative GPU of the simulated node, with the same kernel models as the pair
-// (GemmWorkgroupModel, CuCollectiveModel, DmaCollective) plus memory-bound and DMA-copy kernels.
-// Any number of kernels co-run. Cache residency is per kernel (docs/programs.md): each GEMM's hits
-// come from its own tiles, every other resident GEMM's panels and working set and every running
-// collective's workgroups and LLC streams are pollution; memory queueing is per kernel. With one
-// GEMM and one collective this is exactly the pair's state, and the two-kernel program of a
-// scenario gives the pair simulator's times (tests/models/program_sim_test).
+// one representative GPU of the simulated node: the one simulator. The GEMM + collective pair is a
+// two-kernel program (models/c3_simulator.h builds it), and an isolated kernel a one-kernel one.
+// Kernel models: GemmWorkgroupModel, CuCollectiveModel, DmaCollective, memory-bound, DMA-copy
+// and measured kernels. Any number of kernels co-run. Cache residency is per kernel
+// (docs/programs.md): each GEMM's hits come from its own tiles, every other resident GEMM's panels
+// and working set and every running collective's workgroups and LLC streams are pollution; memory
+// queueing is per kernel.
 //
 // Host model: kernel i is enqueued gap_i after kernel i-1; it is released to its stream when
 // every kernel in its `after` list has ended, and behind the previous kernel of its stream (the
@@ -19,7 +19,9 @@
 #include <vector>
 
 #include "hardware/node_spec.h"
+#include "models/bottleneck_tally.h"
 #include "models/cache_model.h"
+#include "models/program/attribution.h"
 #include "sim/engine/trace_recorder.h"
 #include "workloads/program.h"
 
@@ -31,6 +33,7 @@ struct ProgramKnobs {
   bool isolate_caches = false;
   bool isolate_queueing = false;
   std::vector<std::int32_t> hide_from_caches;  // GEMMs (kernel indices) the others' caches do not see
+  bool tally = false;  // integrate which shared resources held each kernel back (ProgramRun::tally)
   engine::TraceRecorder* trace = nullptr;
   // All-GPU mode (models/program/all_gpu_simulator.h): per kernel, in program order, the earliest
   // engine time its work may start (a collective's data movement waits for every rank's arrival)
@@ -55,17 +58,31 @@ struct KernelRun {
   TimePs ready_ps = 0;
   TimePs end_ps = 0;
   TimePs body_end_ps = 0;  // the kernel's own work done (end_ps unless an end gate held it)
+  // Dispatch: when the kernel became dispatchable on the GPU (a host-driven DMA kernel: when the
+  // host started it) and when its first workgroup or copy started; -1 = never.
+  TimePs arrived_ps = -1;
+  TimePs first_dispatch_ps = -1;
+  // What it did: CU workgroups (GEMM tiles, collective channels, ...), copy engines (DMA
+  // collectives), LLC and HBM bytes over the whole kernel (GEMMs, collectives), bytes sent to peers
+  // (collectives).
+  std::int64_t workgroups = 0;
+  int engines = 0;
+  double llc_bytes = 0;
+  double hbm_bytes = 0;
+  double bytes_sent = 0;
   [[nodiscard]] double duration_us() const { return end_us - ready_us; }
 };
 
 struct ProgramRun {
   std::vector<KernelRun> kernels;  // program order
   double step_us = 0;              // first launch to last end
+  BottleneckTally tally;           // with ProgramKnobs::tally; by kernel index
 };
 
 struct KernelResult {
   KernelRun run;
-  double iso_us = 0;  // the kernel alone on its stream (its mask, implementation)
+  double iso_us = 0;                       // the kernel alone on its stream (its mask, implementation)
+  std::optional<Attribution> attribution;  // its slowdown against iso_us by cause, when asked
   [[nodiscard]] double slowdown() const { return iso_us > 0 ? run.duration_us() / iso_us : 0; }
 };
 
@@ -112,9 +129,11 @@ public:
   // Kernel k of the program alone on its stream, launched at t = 0: end time in us. Memoized.
   double isolated_us(const wl::Program& program, int kernel);
   // Step time, per-kernel timing and slowdown, and serial/ideal from `baseline` (the program
-  // before transformation; `program` itself when null).
+  // before transformation; `program` itself when null). `attribution`: each kernel's slowdown by
+  // cause too (three counterfactual runs more: models/program/counterfactuals.h).
   ProgramResult run(const wl::Program& program, const std::string& policy,
-                    const wl::Program* baseline = nullptr, engine::TraceRecorder* trace = nullptr);
+                    const wl::Program* baseline = nullptr, engine::TraceRecorder* trace = nullptr,
+                    bool attribution = false);
   // Counterfactual runs (1 + one per GEMM) naming what slows each kernel's caches.
   CacheInterference cache_interference(const wl::Program& program);
   // The critical path of `program` with each kernel at its isolated time.

@@ -1,5 +1,6 @@
 // The program half of `c3sim run` (sim/cli/program_run.h).
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <optional>
 
@@ -29,14 +30,53 @@ std::optional<double> measured_of(const wl::ProgramRecord& r) {
   return r.extra["measured_step_us"].get<double>();
 }
 
+// A kernel's slowdown causes (its record's attribution) as table cells: dispatch delay, CUs
+// unavailable, cache, memory latency, bandwidth (summed over resources) and the resource that
+// took the most of it.
+// One decimal, with a rounding residue of either sign shown as 0.0 rather than -0.0.
+std::string us_cell(double us) { return fmt::format("{:.1f}", std::fabs(us) < 0.05 ? 0.0 : us); }
+
+std::vector<std::string> cause_cells(const wl::ProgramKernelRecord& k) {
+  if (k.attribution.empty()) return {"-", "-", "-", "-", "-", "-"};
+  const auto num = [&](const char* key) {
+    return k.attribution.contains(key) ? k.attribution[key].get<double>() : 0.0;
+  };
+  double bandwidth = 0, top_us = 0;
+  std::string top = "-";
+  if (k.attribution.contains("bandwidth_us")) {
+    for (const auto& [group, v] : k.attribution["bandwidth_us"].items()) {
+      const double us = v.get<double>();
+      bandwidth += us;
+      if (us > top_us) {
+        top_us = us;
+        top = group;
+      }
+    }
+  }
+  return {us_cell(num("dispatch_delay_us")),
+          us_cell(num("cus_unavailable_us")),
+          us_cell(num("cache_us")),
+          us_cell(num("memory_latency_us")),
+          us_cell(bandwidth),
+          top};
+}
+
 std::string render(const std::vector<wl::ProgramRecord>& records, bool csv) {
   const bool any_measured =
       std::any_of(records.begin(), records.end(), [](const auto& r) { return measured_of(r).has_value(); });
   std::vector<std::string> columns{"program", "policy", "step us", "serial us", "ideal us", "overlap %"};
   if (any_measured) columns.insert(columns.end(), {"measured us", "step vs measured %"});
   TextTable summary(columns);
-  TextTable kernels({"program", "policy", "kernel", "kind", "stream", "ready us", "start us", "end us",
-                     "iso us", "slowdown"});
+  const bool any_causes = std::any_of(records.begin(), records.end(), [](const auto& r) {
+    return std::any_of(r.kernels.begin(), r.kernels.end(),
+                       [](const auto& k) { return !k.attribution.empty(); });
+  });
+  std::vector<std::string> kernel_columns{"program",  "policy",   "kernel", "kind",   "stream",
+                                          "ready us", "start us", "end us", "iso us", "slowdown"};
+  if (any_causes)
+    kernel_columns.insert(kernel_columns.end(), {"dispatch us", "CUs us", "cache us", "latency us",
+                                                 "bandwidth us", "top resource"});
+  TextTable kernels(kernel_columns);
   for (const auto& r : records) {
     std::vector<std::string> row{r.program,
                                  policy_label(r),
@@ -52,10 +92,21 @@ std::string render(const std::vector<wl::ProgramRecord>& records, bool csv) {
     summary.add(row);
     for (const auto& k : r.kernels) {
       const double iso = k.iso_us.value_or(0);
-      kernels.add({r.program, policy_label(r), k.name, k.kind, k.stream, fmt::format("{:.1f}", k.ready_us),
-                   fmt::format("{:.1f}", k.start_us), fmt::format("{:.1f}", k.end_us),
-                   fmt::format("{:.1f}", iso),
-                   fmt::format("{:.3f}", iso > 0 ? (k.end_us - k.ready_us) / iso : 0.0)});
+      std::vector<std::string> cells{r.program,
+                                     policy_label(r),
+                                     k.name,
+                                     k.kind,
+                                     k.stream,
+                                     fmt::format("{:.1f}", k.ready_us),
+                                     fmt::format("{:.1f}", k.start_us),
+                                     fmt::format("{:.1f}", k.end_us),
+                                     fmt::format("{:.1f}", iso),
+                                     fmt::format("{:.3f}", iso > 0 ? (k.end_us - k.ready_us) / iso : 0.0)};
+      if (any_causes) {
+        const std::vector<std::string> causes = cause_cells(k);
+        cells.insert(cells.end(), causes.begin(), causes.end());
+      }
+      kernels.add(cells);
     }
   }
   TextTable ranks({"program", "policy", "straggler", "rank step us", "straggler critical path"});
@@ -109,7 +160,7 @@ void run_program_file(const ProgramRunArgs& a) {
       const models::ProgramResult r =
           all_gpus ? models::run_program_all_gpus(sim, registry, programs[i], name, recs)
                    : models::run_program_policy(sim, registry, programs[i], name,
-                                                recs.empty() ? nullptr : recs[0]);
+                                                recs.empty() ? nullptr : recs[0], a.attribution);
       records.push_back(models::to_record(r, gpus));
       if (programs[i].measured_step_us)
         records.back().extra["measured_step_us"] = *programs[i].measured_step_us;

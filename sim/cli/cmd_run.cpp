@@ -69,7 +69,7 @@ void add_run_command(CLI::App& app) {
   cmd->callback([a] {
     if (is_program_file(a->scenario_file)) {  // kernels on streams: sim/cli/cmd_program.cpp
       run_program_file(ProgramRunArgs{a->scenario_file, a->hardware, a->policies, a->format, a->output,
-                                      a->trace, a->per_workgroup, a->all_gpus});
+                                      a->trace, a->per_workgroup, a->all_gpus, !a->no_attribution});
       return;
     }
     const Format f = parse_format(a->format, {Format::jsonl, Format::table, Format::csv});

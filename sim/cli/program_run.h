@@ -19,6 +19,9 @@ struct ProgramRunArgs {
   std::string trace;
   bool per_workgroup = false;
   bool all_gpus = false;  // --all-gpus: every rank of every program (models/program/all_gpu_simulator.h)
+  // Each kernel's slowdown by cause (models/program/counterfactuals.h), for runs of one
+  // representative GPU; --no-attribution skips the three counterfactual runs per program x policy.
+  bool attribution = true;
 };
 
 // True when `path` parses as YAML whose top level has `program:` or `programs:`. Malformed YAML

@@ -57,7 +57,7 @@ py::list kernel_rows(const wl::ProgramRecord& r) {
     row["program"] = r.program;
     row["policy"] = r.policy;
     row["chosen"] = chosen_of(r.extra);
-    for (const auto& [key, value] : k.items()) row[py::str(key)] = to_python(value);
+    flatten_into(row, "", k);  // attribution as dotted columns ("attribution.cache_us")
     rows.append(row);
   }
   return rows;
@@ -170,21 +170,28 @@ Results run_scenarios(const hw::NodeSpec& spec, const std::vector<wl::Scenario>&
 
 // `c3sim run PROGRAM.yaml`: check every program and its policies first, then simulate.
 Results run_programs(const hw::NodeSpec& spec, const std::vector<wl::Program>& programs,
-                     const models::PolicyRequest& request, bool per_workgroup) {
+                     const models::PolicyRequest& request, bool per_workgroup, bool attribution) {
   const models::TransformRegistry registry = models::builtin_transforms();
   std::vector<std::vector<std::string>> policies;
   for (const auto& p : programs) {
     wl::check_program_fits(p, spec.interconnect.gpus, spec.compute.total_cus());
     policies.push_back(models::program_policies(p, request, registry, spec));
+    if (models::runs_all_gpus(p, false)) {
+      for (const auto& name : policies.back()) models::check_all_gpu_policy(registry, name, p.location);
+    }
   }
   const py::gil_scoped_release unlocked;
   models::ProgramSimulator sim(spec, per_workgroup ? 1 : 1 << 30);
   Results out{{models::SimulatedRunner(spec).environment()}};
   for (std::size_t i = 0; i < programs.size(); ++i) {
     const int gpus = programs[i].gpus.value_or(spec.interconnect.gpus);
+    // As `c3sim run` does: an asymmetric program (or one asking for it) runs every rank.
+    const bool all_gpus = models::runs_all_gpus(programs[i], false);
     for (const auto& name : policies[i]) {
-      out.records.emplace_back(
-          models::to_record(models::run_program_policy(sim, registry, programs[i], name), gpus));
+      out.records.emplace_back(models::to_record(
+          all_gpus ? models::run_program_all_gpus(sim, registry, programs[i], name)
+                   : models::run_program_policy(sim, registry, programs[i], name, nullptr, attribution),
+          gpus));
     }
   }
   return out;
@@ -214,7 +221,7 @@ Results run(const Hardware& hw, const py::object& target, const py::object& poli
   }
   if (scenarios.empty() && programs.empty()) throw py::value_error("run() got nothing to run");
   const models::PolicyRequest request{policy_names(policies), SourceLocation{"<c3sim.run policies>", 0, 0}};
-  if (!programs.empty()) return run_programs(hw.loaded.spec, programs, request, per_workgroup);
+  if (!programs.empty()) return run_programs(hw.loaded.spec, programs, request, per_workgroup, attribution);
   models::SimOptions options;
   if (per_workgroup) options.max_cohort_size = 1;
   options.attribution = attribution;

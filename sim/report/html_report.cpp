@@ -52,6 +52,8 @@ constexpr ChartSlot kSlots[] = {
     {"sweep-gain", "Design-space sweep: what each variant buys", 700, 400},
     {"sweep-offload", "Design-space sweep: where DMA offload beats the CUs", 700, 400},
     {"program-steps", "Programs: step time per variant and policy", 1300, 520},
+    {"prog-attr-gemm", "Programs: where the GEMMs' slowdown comes from", 640, 400},
+    {"prog-attr-other", "Programs: where the other kernels' slowdown comes from", 640, 400},
 };
 
 }  // namespace
@@ -75,7 +77,8 @@ std::string render_html(const nlohmann::json& data) {
   // the program chart step times beside the no-interference critical path. A page holding only
   // programs must not explain speedups it does not show.
   const bool only_programs = std::all_of(charts.begin(), charts.end(), [](const nlohmann::json& c) {
-    return c.get<std::string>() == "program-steps";
+    const std::string id = c.get<std::string>();
+    return id == "program-steps" || id.rfind("prog-attr-", 0) == 0;
   });
   std::string meaning;
   if (!only_programs) {

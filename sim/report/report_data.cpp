@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/base/errors.h"
+#include "sim/report/program_attribution.h"
 #include "sim/report/program_steps.h"
 #include "sim/report/sweep_heatmaps.h"
 #include "workloads/scenario.h"
@@ -320,6 +321,11 @@ json build_report_data(const ReportInputs& in) {
   if (!programs.empty()) {
     d["program_steps"] = program_steps(programs);
     charts.emplace_back("program-steps");
+    d["program_attribution"] = program_attribution(programs);
+    if (!d["program_attribution"].is_null()) {
+      charts.emplace_back("prog-attr-gemm");
+      charts.emplace_back("prog-attr-other");
+    }
   }
   d["charts"] = charts;
   return d;

@@ -32,6 +32,37 @@ TEST_F(ProgramCli, GeneratedFsdpStepRunsUnderSeveralPolicies) {
   EXPECT_EQ(read_file(again), text);
 }
 
+// Attribution on programs: each kernel of each run carries its slowdown causes in the JSONL
+// record and in the table's cause columns; --no-attribution drops both (and the counterfactuals).
+TEST_F(ProgramCli, EveryKernelCarriesItsSlowdownCauses) {
+  const std::string c3 = c3sim_binary();
+  const std::string yaml = path("fsdp.yaml");
+  ASSERT_EQ(run_command(c3 + " generate fsdp-layer -o " + yaml).exit_code, 0);
+  const CommandResult jsonl =
+      run_command(c3 + " run " + yaml + " --hardware h200-sxm --policy base,rp_best 2>&1");
+  ASSERT_EQ(jsonl.exit_code, 0) << jsonl.output;
+  std::size_t kernels = 0, attributed = 0;
+  for (std::size_t at = jsonl.output.find("\"iso_us\""); at != std::string::npos;
+       at = jsonl.output.find("\"iso_us\"", at + 1)) {
+    ++kernels;
+  }
+  for (std::size_t at = jsonl.output.find("\"cus_unavailable_us\""); at != std::string::npos;
+       at = jsonl.output.find("\"cus_unavailable_us\"", at + 1)) {
+    ++attributed;
+  }
+  EXPECT_EQ(kernels, 2U * 28U);  // two runs (base, the rp sweep's winner) x 28 kernels
+  EXPECT_EQ(attributed, kernels);
+  const CommandResult table =
+      run_command(c3 + " run " + yaml + " --hardware h200-sxm --policy base --format table 2>&1");
+  ASSERT_EQ(table.exit_code, 0) << table.output;
+  for (const char* column :
+       {"dispatch us", "CUs us", "cache us", "latency us", "bandwidth us", "top resource"})
+    EXPECT_NE(table.output.find(column), std::string::npos) << column;
+  const CommandResult off = run_command(c3 + " run " + yaml + " --policy base --no-attribution 2>&1");
+  ASSERT_EQ(off.exit_code, 0) << off.output;
+  EXPECT_EQ(off.output.find("attribution"), std::string::npos);
+}
+
 TEST_F(ProgramCli, BadProgramExitsTwoWithNoOutputFile) {
   const std::string c3 = c3sim_binary();
   const std::string bad = write("bad.yaml", R"(program:

@@ -35,7 +35,7 @@ double iso_us(const hw::NodeSpec& spec, wl::CollectiveOp op, std::int64_t bytes,
   wl::Collective c;
   c.op = op;
   c.bytes = bytes;
-  return sim.iso_coll(c, 2, 32, std::nullopt, partition).time_us;
+  return sim.iso_coll(c, 2, 32, partition).time_us;
 }
 
 TEST(PartitionRate, ScalesACollectiveOnItsOwnPartitionAndNothingElse) {

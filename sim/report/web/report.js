@@ -50,6 +50,9 @@
     }),
     'attr-gemm': () => attribution('attr-gemm', 'gemm', 'GEMM'),
     'attr-coll': () => attribution('attr-coll', 'collective', 'collective'),
+    'prog-attr-gemm': () => attribution('prog-attr-gemm', 'gemm', 'Program GEMMs\'', D.program_attribution, 'sum over kernels, mean over programs'),
+    'prog-attr-other': () => attribution('prog-attr-other', 'collective', 'Program collectives\' and other kernels\'',
+      D.program_attribution, 'sum over kernels, mean over programs'),
     'scatter': () => {
       const groups = Object.keys(D.scatter);
       let lo = Infinity, hi = 0;
@@ -246,12 +249,12 @@
     });
   }
 
-  function attribution(id, kernel, name) {
-    const a = D.attribution;
+  function attribution(id, kernel, name, source, over) {
+    const a = source || D.attribution;
     return new Chart(canvas(id), {
       type: 'bar',
       data: { labels: a.policies, datasets: a.causes.map((c, i) => ({ label: c, data: a[kernel][c], backgroundColor: color(i) })) },
-      options: { plugins: { title: title(name + ' slowdown attribution (mean us over scenarios)') },
+      options: { plugins: { title: title(name + ' slowdown attribution (' + (over || 'mean us over scenarios') + ')') },
         scales: { x: axis('policy', { stacked: true }), y: axis('slowdown us', { stacked: true }) } },
     });
   }

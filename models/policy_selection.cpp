@@ -1,5 +1,7 @@
 #include "models/policy_selection.h"
 
+#include <fmt/format.h>
+
 #include "models/policy.h"
 
 namespace c3sim::models {
@@ -43,12 +45,21 @@ std::vector<std::string> program_policies(const wl::Program& p, const PolicyRequ
   }
   std::vector<std::string> out;
   for (size_t i = 0; i < names.size(); ++i) {
-    registry.check(names[i], spec, i < where.size() ? where[i] : p.location);
+    const SourceLocation loc = i < where.size() ? where[i] : p.location;
+    registry.check(names[i], spec, loc);
     if (names[i] == "all") {
-      for (const auto& n : registry.standard_names()) out.push_back(n);
-    } else {
-      out.push_back(names[i]);
+      // Per program: the standard policies that can transform it.
+      for (const auto& n : registry.standard_names()) {
+        if (!registry.cannot_apply(n, p)) out.push_back(n);
+      }
+      continue;
     }
+    if (const std::optional<std::string> why = registry.cannot_apply(names[i], p)) {
+      throw InputError(loc, "policies",
+                       fmt::format("policy '{}' does not apply to program '{}' ({}:{}): {}", names[i], p.name,
+                                   p.location.file, p.location.line, *why));
+    }
+    out.push_back(names[i]);
   }
   return out;
 }

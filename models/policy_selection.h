@@ -27,7 +27,10 @@ std::vector<std::string> scenario_policies(const wl::Scenario& scenario, const P
                                            const hw::NodeSpec& spec);
 
 // A program's policies: `requested` overrides the program's; none = `all`. "all" expands to the
-// registry's standard names; `_best` names stay (run_program_policy sweeps them).
+// registry's standard names that can transform this program (TransformRegistry::cannot_apply);
+// `_best` names stay (run_program_policy sweeps them). A requested policy that cannot apply is an
+// InputError at the request (the program file's policies line, or the command line) naming the
+// policy and the program.
 std::vector<std::string> program_policies(const wl::Program& program, const PolicyRequest& requested,
                                           const TransformRegistry& registry, const hw::NodeSpec& spec);
 

@@ -198,6 +198,10 @@ TransformEntry make_entry(bool dma) {
     return out;
   };
   e.in_all = true;
+  e.applies = [](const wl::Program& p) { return !find_pairs(p).empty(); };
+  e.needs =
+      "a GEMM + collective pair to split (a GEMM `after` a collective, a collective `after` a GEMM, or a "
+      "two-kernel pair)";
   return e;
 }
 

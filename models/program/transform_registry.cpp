@@ -169,6 +169,19 @@ std::vector<std::string> TransformRegistry::standard_names() const {
   return out;
 }
 
+std::optional<std::string> TransformRegistry::cannot_apply(const std::string& name,
+                                                           const wl::Program& program) const {
+  if (name == "all") return std::nullopt;
+  const std::string concrete = ends_with_best(name) ? without_best(name) : name;
+  for (const auto& part : composed_parts(concrete)) {
+    const std::string head = part.substr(0, part.find(':'));
+    const TransformEntry* e = find(head);
+    if (e != nullptr && e->applies && !e->applies(program))
+      return fmt::format("'{}' needs {}", head, e->needs);
+  }
+  return std::nullopt;
+}
+
 std::vector<std::string> TransformRegistry::expand(const std::string& name, const hw::NodeSpec& spec) const {
   if (name == "all") return standard_names();
   if (ends_with_best(name)) {

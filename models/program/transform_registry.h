@@ -45,6 +45,11 @@ struct TransformEntry {
   std::function<std::vector<std::string>(const hw::NodeSpec&)> sweep;
   // Part of `all`: the plain name, or for an entry with an argument its `_best` sweep.
   bool in_all = false;
+  // Whether the policy can transform this program (empty = every program), and what a program
+  // needs for it, for the message when a requested policy cannot apply ("a GEMM + collective pair
+  // to split"). `all` and the default set keep only the policies that apply.
+  std::function<bool(const wl::Program&)> applies;
+  std::string needs;
 };
 
 class TransformRegistry {
@@ -70,6 +75,10 @@ public:
                                 const SourceLocation& where = {}) const;
   // The names `all` stands for (entries marked in_all), table order.
   [[nodiscard]] std::vector<std::string> standard_names() const;
+  // Why `name` (a checked full name: concrete, composed or `_best`) cannot transform `program`:
+  // the first part whose entry does not apply, as "'<part>' needs <needs>"; nullopt when it applies.
+  [[nodiscard]] std::optional<std::string> cannot_apply(const std::string& name,
+                                                        const wl::Program& program) const;
   // "base, sp, ..., rp:<cus>, rp_best, ..." for help text and error messages.
   [[nodiscard]] std::string known_names() const;
   // One line per entry: "  rp:<cus>  <help>".

@@ -63,6 +63,34 @@ TEST_F(ProgramCli, EveryKernelCarriesItsSlowdownCauses) {
   EXPECT_EQ(off.output.find("attribution"), std::string::npos);
 }
 
+// An imported PyTorch step (no GEMM + collective pair for FiCCO to split) runs with no --policy
+// and with --policy all: each expands to the standard policies that apply to the program. A
+// requested policy that cannot apply is an error naming the policy and the program.
+TEST_F(ProgramCli, ImportedTraceRunsEveryPolicyThatApplies) {
+  const std::string c3 = c3sim_binary();
+  const std::string yaml = path("step.yaml");
+  const CommandResult imported =
+      run_command(c3 + " import --from torch-profiler " + std::string(C3SIM_SOURCE_DIR) +
+                  "/hardware/measurements/torch_traces/fsdp_rank0.json -o " + yaml + " 2>&1");
+  ASSERT_EQ(imported.exit_code, 0) << imported.output;
+  for (const std::string flags : {"", " --policy all"}) {
+    const CommandResult r =
+        run_command(c3 + " run " + yaml + flags + " --hardware h200-sxm --no-attribution --format csv 2>&1");
+    ASSERT_EQ(r.exit_code, 0) << flags << "\n" << r.output;
+    for (const char* policy : {"torch_trace,base,", "torch_trace,sp,", "torch_trace,prio,",
+                               "torch_trace,dma,", "torch_trace,rp_best=", "torch_trace,dma_rp_best="}) {
+      EXPECT_NE(r.output.find(policy), std::string::npos) << flags << " " << policy;
+    }
+    EXPECT_EQ(r.output.find("ficco"), std::string::npos) << flags;
+  }
+  const std::string out = path("out.jsonl");
+  const CommandResult ficco = run_command(c3 + " run " + yaml + " --policy base,ficco:2 -o " + out + " 2>&1");
+  EXPECT_EQ(ficco.exit_code, 2) << ficco.output;
+  EXPECT_NE(ficco.output.find("policy 'ficco:2' does not apply to program 'torch_trace'"), std::string::npos)
+      << ficco.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 TEST_F(ProgramCli, BadProgramExitsTwoWithNoOutputFile) {
   const std::string c3 = c3sim_binary();
   const std::string bad = write("bad.yaml", R"(program:
@@ -85,7 +113,8 @@ TEST_F(ProgramCli, BadProgramExitsTwoWithNoOutputFile) {
 )");
   const CommandResult p = run_command(c3 + " run " + good + " --policy ficco:4 -o " + out + " 2>&1");
   EXPECT_EQ(p.exit_code, 2) << p.output;  // one GEMM: nothing to chunk
-  EXPECT_NE(p.output.find("no GEMM + collective pair"), std::string::npos) << p.output;
+  EXPECT_NE(p.output.find("policy 'ficco:4' does not apply to program 'ok'"), std::string::npos) << p.output;
+  EXPECT_NE(p.output.find("needs a GEMM + collective pair"), std::string::npos) << p.output;
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "hardware/hardware_files.h"
 #include "hardware/hardware_loader.h"
 #include "models/policy.h"
 #include "sim/base/input_file.h"
@@ -490,6 +491,7 @@ SweepSpec load_sweep_string(const std::string& text, const std::string& label, c
     root.fail("scenarios", "nothing to run: give `scenarios:`, `scenario_file:` and/or `programs:`");
   }
   out.input_files.push_back(resolve_hardware(out.hardware, base_dir));
+  for (auto& f : hw::hardware_files(out.input_files.back())) out.input_files.push_back(std::move(f));
   for (const auto& s : scenarios) out.scenario_names.push_back(s.name);
   for (const auto& p : programs) out.program_names.push_back(p.name);
   out.registry = models::builtin_transforms();

@@ -14,6 +14,7 @@
 #include "hardware/hardware_files.h"
 #include "hardware/hardware_loader.h"
 #include "models/policy.h"
+#include "models/program/program_runner.h"
 #include "sim/base/input_file.h"
 #include "sim/base/strict_yaml.h"
 #include "workloads/input_limits.h"
@@ -628,6 +629,11 @@ void SweepSpec::check_policies(const hw::NodeSpec& spec) const {
 
 void SweepSpec::check_program(const wl::Program& program, const hw::NodeSpec& spec, bool transforms) const {
   wl::check_program_fits(program, spec.interconnect.gpus, spec.compute.total_cus());
+  // A program that runs every rank (sweep_runner.h) takes only policies all-GPU mode can run.
+  if (models::runs_all_gpus(program, false)) {
+    for (size_t i = 0; i < policies.size(); ++i)
+      models::check_all_gpu_policy(registry, policies[i], policy_locations[i]);
+  }
   if (!transforms) return;
   for (size_t i = 0; i < policies.size(); ++i) {
     for (const std::string& name : registry.expand(policies[i], spec)) {

@@ -194,6 +194,7 @@ void StagedOutput::rename() {
 void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outputs,
                    const std::vector<std::string>& inputs) {
   std::vector<OutputTarget> targets;
+  targets.reserve(outputs.size());
   for (const auto& [target, content] : outputs) targets.push_back(target);
   check_outputs(targets, inputs);
   std::vector<std::unique_ptr<StagedOutput>> staged;

@@ -84,11 +84,4 @@ void unregister_temp_file(int slot) {
   g_slots[static_cast<std::size_t>(slot)].live.store(false, std::memory_order_release);
 }
 
-int registered_temp_files() {
-  const std::lock_guard lock(g_slots_lock);
-  int n = 0;
-  for (const Slot& s : g_slots) n += s.live.load(std::memory_order_relaxed) ? 1 : 0;
-  return n;
-}
-
 }  // namespace c3sim::cli

@@ -10,7 +10,7 @@
 // so what it must clean up can only be reached through a global. It is fixed-size (no allocation in
 // the handler) and each slot's path is published by an atomic flag, so the handler never reads a
 // half-written path.
-#include <signal.h>
+#include <csignal>
 
 #include <string>
 
@@ -36,8 +36,5 @@ private:
 int register_temp_file(const std::string& path);
 // Forgets a slot (after the file was renamed into place or removed). -1 is ignored.
 void unregister_temp_file(int slot);
-
-// Paths registered now (tests).
-int registered_temp_files();
 
 }  // namespace c3sim::cli

@@ -29,8 +29,10 @@ protected:
     for (const auto& l : lines) text += l + "\n";
     const std::string file = write("m.jsonl", text);
     for (const std::string& c : commands) {
-      const CommandResult r =
-          run_command(c3sim_binary() + " " + c + " " + file + " -o " + path("out") + " 2>&1");
+      std::string command = c3sim_binary();
+      for (const std::string& part : {c, file, "-o " + path("out"), std::string("2>&1")})
+        command += " " + part;
+      const CommandResult r = run_command(command);
       EXPECT_EQ(r.exit_code, 2) << c << ": " << r.output;
       EXPECT_NE(r.output.find(file + ":" + std::to_string(line) + ":"), std::string::npos)
           << c << ": " << r.output;

@@ -4,10 +4,10 @@
 // all; a staged temp file is removed when c3sim is stopped by SIGTERM. Each case is a command a
 // user could type; each must exit 2, name the option, and leave every input byte-identical.
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 
 #include <chrono>
 #include <filesystem>

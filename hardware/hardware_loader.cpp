@@ -1,5 +1,7 @@
 #include "hardware/hardware_loader.h"
 
+#include "hardware/hardware_files.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -195,6 +197,22 @@ LoadedHardware load_hardware_with_sources(const std::string& name_or_path) {
                      fmt::format("not a hardware preset ({}) and not a readable file", preset_list()));
   }
   return load_layer(open_file(name_or_path));
+}
+
+std::vector<std::string> hardware_files(const std::string& name_or_path) {
+  std::vector<std::string> out;
+  if (find_preset(name_or_path) != nullptr || !regular_file_exists(name_or_path)) return out;
+  Layer layer = open_file(name_or_path);
+  std::vector<std::string> chain;
+  for (;;) {
+    out.push_back(layer.doc.file);
+    chain.push_back(layer.identity);
+    StrictMap root(layer.doc.root, layer.doc.file, "");
+    if (!root.has("extends") || chain.size() > kMaxExtendsDepth) return out;
+    Layer base = resolve_extends(layer, root.string("extends"), root.location("extends"));
+    if (base.embedded || std::find(chain.begin(), chain.end(), base.identity) != chain.end()) return out;
+    layer = std::move(base);
+  }
 }
 
 NodeSpec load_hardware(const std::string& name_or_path) {

@@ -16,13 +16,18 @@ namespace c3sim::models {
 
 namespace {
 
+// A record's own file and line when it was read from a file, else the files' label.
+SourceLocation where_of(const wl::C3Record& c, const std::string& label) {
+  return c.where.file.empty() ? SourceLocation{label, 0, 0} : c.where;
+}
+
 wl::Scenario scenario_of(const wl::C3Record& c, const std::string& label) {
   wl::Scenario s;
   s.name = c.scenario;
   s.gpus = c.gpus;
   s.gemm = wl::Gemm{c.gemm_tag, c.m, c.n, c.k, hw::parse_dtype(c.dtype).value_or(hw::Dtype::bf16), ""};
   const auto op = wl::parse_collective_op(c.op);
-  if (!op) throw InputError(SourceLocation{label, 0, 0}, "op", fmt::format("unknown collective '{}'", c.op));
+  if (!op) throw InputError(where_of(c, label), "op", fmt::format("unknown collective '{}'", c.op));
   s.collective.op = *op;
   s.collective.bytes = c.bytes;
   s.collective.impl = wl::CollectiveImpl::cu;  // the policy decides where it runs
@@ -148,12 +153,16 @@ ValidationReport validate_predictions(const hw::NodeSpec& spec, const std::vecto
   std::map<int, C3Simulator> sims;  // by the GPU count the node is given
   for (const auto* c : c3) {
     if (c->gpus > spec.interconnect.gpus && !options.cross) {
-      throw InputError(SourceLocation{label, 0, 0}, "gpus",
+      throw InputError(where_of(*c, label), "gpus",
                        fmt::format("scenario '{}' uses {} GPUs, the hardware has {} (--cross predicts it "
                                    "on this hardware with the records' GPU count)",
                                    c->scenario, c->gpus, spec.interconnect.gpus));
     }
-    (void)make_policy(c->policy, spec, SourceLocation{label, 0, 0});
+    try {
+      (void)make_policy(c->policy, spec, where_of(*c, label));
+    } catch (const InputError& e) {  // the record's field is `policy`, not a file's `policies:` list
+      throw InputError(where_of(*c, label), "policy", e.problem());
+    }
     if (std::find(rep.record_gpus.begin(), rep.record_gpus.end(), c->gpus) == rep.record_gpus.end()) {
       rep.record_gpus.push_back(c->gpus);
     }

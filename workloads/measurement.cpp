@@ -190,6 +190,7 @@ C3Record read_c3(StrictJsonObject& o) {
   read_spread_and_trials(o, r);
   r.attribution = o.optional_object("attribution");
   r.extra = o.optional_object("extra");
+  r.where = o.where();
   return r;
 }
 
@@ -259,6 +260,7 @@ ProgramRecord read_program(const json& j, const SourceLocation& where) {
   read_spread_and_trials(o, r);
   r.extra = o.optional_object("extra");
   o.finish();
+  r.where = where;
   return r;
 }
 

@@ -94,6 +94,9 @@ struct C3Record {
   int trials = 1;
   nlohmann::json attribution = nlohmann::json::object();  // per kernel: slowdown causes
   nlohmann::json extra = nlohmann::json::object();
+  // The file and line it was read from (not written): later checks of its values (the policy name
+  // against the registry, the GPU count against the hardware) name them. Empty when built in code.
+  SourceLocation where;
 };
 
 // One kernel of a program record: when the host launched it, when it could start (dependencies
@@ -120,6 +123,7 @@ struct ProgramRecord {
   std::optional<double> spread_us;
   int trials = 1;
   nlohmann::json extra = nlohmann::json::object();  // e.g. "chosen" for *_best sweeps
+  SourceLocation where;                             // as C3Record::where
 };
 
 using Record = std::variant<EnvRecord, IsoGemmRecord, IsoCollRecord, C3Record, IsoCopyRecord, ProgramRecord>;

@@ -142,6 +142,36 @@ std::vector<int> kahn(const Program& p) {
   return order;
 }
 
+// A size a program file cannot hold (the parser bounds each): a negative one came from arithmetic
+// that overflowed (a generator's or importer's), so the message names the field and its value.
+void check_size(const Program& p, const ProgramKernel& k, const std::string& field, std::int64_t v) {
+  if (v > 0) return;
+  throw InputError(
+      k.location, key_of(p, k, field),
+      v < 0 ? fmt::format(
+                  "{} is out of range (sizes are positive; a negative one is an int64 that overflowed)", v)
+            : std::string("must be positive, got 0"));
+}
+
+void check_kernel_size(const Program& p, const ProgramKernel& k) {
+  switch (k.kind) {
+    case KernelKind::gemm:
+      check_size(p, k, "gemm.m", k.gemm.m);
+      check_size(p, k, "gemm.n", k.gemm.n);
+      check_size(p, k, "gemm.k", k.gemm.k);
+      return;
+    case KernelKind::collective: check_size(p, k, "collective.bytes", k.collective.bytes); return;
+    case KernelKind::memory: check_size(p, k, "memory.bytes", k.memory.bytes); return;
+    case KernelKind::dma_copy: check_size(p, k, "dma_copy.bytes", k.dma.bytes); return;
+    case KernelKind::measured:
+      if (!(k.measured.time_us > 0) || !std::isfinite(k.measured.time_us)) {
+        throw InputError(k.location, key_of(p, k, "measured.time_us"),
+                         fmt::format("must be a finite number > 0, got {}", k.measured.time_us));
+      }
+      return;
+  }
+}
+
 }  // namespace
 
 std::vector<int> topological_order(const Program& p) {
@@ -178,12 +208,7 @@ void validate_program(const Program& p) {
       throw InputError(k.location, key_of(p, k, "gap_us"),
                        fmt::format("gap must be >= 0, got {}", *k.gap_us));
     }
-    const bool bad_size = (k.kind == KernelKind::gemm && (k.gemm.m <= 0 || k.gemm.n <= 0 || k.gemm.k <= 0)) ||
-                          (k.kind == KernelKind::collective && k.collective.bytes <= 0) ||
-                          (k.kind == KernelKind::memory && k.memory.bytes <= 0) ||
-                          (k.kind == KernelKind::dma_copy && k.dma.bytes <= 0) ||
-                          (k.kind == KernelKind::measured && !(k.measured.time_us > 0));
-    if (bad_size) throw InputError(k.location, key_of(p, k, to_string(k.kind)), "sizes must be positive");
+    check_kernel_size(p, k);
     if (k.kind == KernelKind::memory && k.memory.workgroups && *k.memory.workgroups <= 0) {
       throw InputError(k.location, key_of(p, k, "memory.workgroups"), "must be positive");
     }
@@ -348,6 +373,12 @@ void check_program_fits(const Program& p, int node_gpus, int node_cus) {
   if (p.gpus && *p.gpus > node_gpus) {
     throw InputError(p.location, p.name + ".gpus",
                      fmt::format("program asks for {} GPUs but the node has {}", *p.gpus, node_gpus));
+  }
+  for (const auto& k : p.kernels) {
+    if (k.kind != KernelKind::collective || gpus >= 2) continue;
+    throw InputError(k.location, key_of(p, k, "collective"),
+                     fmt::format("a collective needs at least 2 GPUs; the program runs on {}{}", gpus,
+                                 p.gpus ? " (its gpus:)" : " (the node's GPU count)"));
   }
   check_rank_differences(p, gpus);
   check_rank_sizes(p, gpus);

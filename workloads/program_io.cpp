@@ -200,6 +200,13 @@ Program parse_program(StrictMap m) {
     p.kernels.push_back(
         parse_kernel(StrictMap(kernels[i], m.file(), fmt::format("{}[{}]", m.qualified("kernels"), i))));
   }
+  if (p.gpus && *p.gpus < 2) {
+    for (const auto& k : p.kernels) {
+      if (k.kind != KernelKind::collective) continue;
+      m.fail("gpus", fmt::format("a program with collectives (kernel '{}') needs at least 2 GPUs, got {}",
+                                 k.name, *p.gpus));
+    }
+  }
   p.policies = string_list(m, "policies", &p.policy_locations);
   if (m.has("measured_step_us")) p.measured_step_us = non_negative(m, "measured_step_us");
   if (m.has("measured_profiler_step_us"))

@@ -11,6 +11,15 @@
 
 namespace c3sim::models {
 
+namespace {
+
+// A record's own file and line when it was read from a file, else the files' label.
+SourceLocation where_of(const wl::ProgramRecord& r, const std::string& label) {
+  return r.where.file.empty() ? SourceLocation{label, 0, 0} : r.where;
+}
+
+}  // namespace
+
 ProgramValidationReport validate_program_predictions(const hw::NodeSpec& spec,
                                                      const std::vector<wl::Program>& programs,
                                                      const std::vector<wl::Record>& records,
@@ -25,11 +34,15 @@ ProgramValidationReport validate_program_predictions(const hw::NodeSpec& spec,
                                  [&](const wl::Program& p) { return p.name == m->program; });
     if (it == programs.end()) {
       throw InputError(
-          {label, 0, 0}, "program",
+          where_of(*m, label), "program",
           "measured program '" + m->program + "' is not in the program files given (--programs)");
     }
     const wl::Program& p = *it;
-    registry.check(m->policy, spec, {label, 0, 0});
+    try {
+      registry.check(m->policy, spec, where_of(*m, label));
+    } catch (const InputError& e) {  // the record's field is `policy`, not a file's `policies:` list
+      throw InputError(where_of(*m, label), "policy", e.problem());
+    }
     const int gpus = p.gpus.value_or(spec.interconnect.gpus);
     if (m->gpus != gpus) {
       rep.warnings.push_back(fmt::format("{} / {}: measured on {} GPUs, the program runs on {}", m->program,

@@ -9,6 +9,7 @@
 
 #include "hardware/hardware_loader.h"
 #include "models/calibration.h"
+#include "sim/cli/command_inputs.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
 
@@ -50,8 +51,7 @@ void add_calibrate_command(CLI::App& app) {
                 "Fit the hardware model only: no per-shape GEMM efficiencies (gemm_library:) from the "
                 "isolated GEMM records");
   cmd->callback([a] {
-    std::vector<std::string> inputs = a->measurements;
-    inputs.push_back(a->hardware);
+    const std::vector<std::string> inputs = inputs_with_hardware(a->measurements, a->hardware);
     check_outputs({{a->output, "-o"}}, inputs);
     const hw::NodeSpec base = hw::load_hardware(a->hardware);
     std::vector<models::MeasurementFile> files;
@@ -63,7 +63,8 @@ void add_calibrate_command(CLI::App& app) {
     for (const auto& w : r.warnings) std::cerr << "c3sim calibrate: warning: " << w << "\n";
     std::vector<std::string> names;
     for (const auto& p : a->measurements) names.push_back(std::filesystem::path(p).filename().string());
-    write_output(a->output, models::calibrated_yaml(r, extends_of(a->hardware, a->output), names));
+    write_outputs(
+        {{{a->output, "-o"}, models::calibrated_yaml(r, extends_of(a->hardware, a->output), names)}}, inputs);
   });
 }
 

@@ -35,12 +35,14 @@ void add_generate_command(CLI::App& app) {
   cmd->add_option("-o,--output", a->output, "Write to FILE instead of stdout");
   cmd->callback([a] {
     const SourceLocation where{"<command line>", 0, 0};
+    const OutputTarget target{a->output, "-o"};
+    check_outputs({target}, {});  // no input files, but still never a device, folder or FIFO
     wl::Program p = wl::generate_program(a->kind, a->model, a->tp, where);
     if (!a->imbalance.empty()) {
       if (a->kind != "moe-layer") throw InputError(where, "imbalance", "--imbalance is for moe-layer");
       p = wl::with_moe_imbalance(std::move(p), a->imbalance, where);
     }
-    write_output(a->output, wl::programs_to_yaml({p}));
+    write_outputs({{target, wl::programs_to_yaml({p})}}, {});
   });
 }
 

@@ -47,7 +47,7 @@ void import_torch_profiler(const ImportArgs& a) {
       r.event_edges, r.inferred_edges, r.program.measured_step_us.value_or(0), r.unmapped.size(),
       r.unmapped.empty() ? "" : ":");
   for (const auto& u : r.unmapped) std::cerr << "  " << u << "\n";
-  write_output(a.output, yaml);
+  write_outputs({{{a.output, "-o"}, yaml}}, a.logs);
 }
 
 }  // namespace
@@ -89,7 +89,7 @@ void add_import_command(CLI::App& app) {
       }
     }
     records.insert(records.begin(), env);
-    write_output(a->output, wl::to_jsonl(records));
+    write_outputs({{{a->output, "-o"}, wl::to_jsonl(records)}}, a->logs);
   });
 }
 

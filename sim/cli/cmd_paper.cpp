@@ -6,6 +6,7 @@
 #include "hardware/hardware_loader.h"
 #include "models/paper_report.h"
 #include "sim/base/units.h"
+#include "sim/cli/command_inputs.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
 
@@ -131,11 +132,14 @@ void add_paper_command(CLI::App& app) {
   cmd->callback([=] {
     const Format f = parse_format(*format, {Format::table, Format::json});
     const models::PaperOptions o = models::paper_options(*only, SourceLocation{"<command line>", 0, 0});
-    check_outputs({{*output, "-o"}}, {*hardware});
+    const std::vector<std::string> inputs = inputs_with_hardware({}, *hardware);
+    check_outputs({{*output, "-o"}}, inputs);
     const hw::NodeSpec spec = hw::load_hardware(*hardware);
     models::check_paper_runs(spec, o, SourceLocation{*hardware, 0, 0});
     const models::PaperReport rep = models::make_paper_report(spec, o);
-    write_output(*output, f == Format::json ? models::to_json(rep).dump(2) + "\n" : render_tables(rep));
+    write_outputs(
+        {{{*output, "-o"}, f == Format::json ? models::to_json(rep).dump(2) + "\n" : render_tables(rep)}},
+        inputs);
     std::cerr << fmt::format("c3sim paper: computed in {:.2f} s\n", rep.seconds);
   });
 }

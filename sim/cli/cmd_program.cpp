@@ -10,6 +10,7 @@
 #include "models/policy_selection.h"
 #include "models/program/program_runner.h"
 #include "models/simulated_runner.h"
+#include "sim/cli/command_inputs.h"
 #include "sim/cli/output.h"
 #include "sim/cli/program_run.h"
 #include "sim/engine/chrome_trace.h"
@@ -132,6 +133,10 @@ bool is_program_file(const std::string& path) { return wl::is_program_document(l
 
 void run_program_file(const ProgramRunArgs& a) {
   const Format f = parse_format(a.format, {Format::jsonl, Format::table, Format::csv});
+  std::vector<OutputTarget> outputs{{a.output, "-o"}};
+  if (!a.trace.empty()) outputs.push_back({a.trace, "--trace"});
+  const std::vector<std::string> inputs = inputs_with_hardware({a.file}, a.hardware);
+  check_outputs(outputs, inputs);
   const hw::NodeSpec spec = hw::load_hardware(a.hardware);
   const std::vector<wl::Program> programs = wl::load_programs_file(a.file);
   const models::TransformRegistry registry = models::builtin_transforms();
@@ -179,10 +184,10 @@ void run_program_file(const ProgramRunArgs& a) {
   } else {
     text = render(records, f == Format::csv);
   }
-  // Both outputs are complete in memory before either file is written.
-  const std::string trace = a.trace.empty() ? std::string() : engine::to_chrome_trace(traced);
-  write_output(a.output, text);
-  if (!a.trace.empty()) write_output(a.trace, trace);
+  // Both outputs are complete in memory before either file is written, and written together.
+  std::vector<std::pair<OutputTarget, std::string>> contents{{outputs[0], std::move(text)}};
+  if (!a.trace.empty()) contents.emplace_back(outputs[1], engine::to_chrome_trace(traced));
+  write_outputs(contents, inputs);
 }
 
 }  // namespace c3sim::cli

@@ -58,7 +58,7 @@ void add_report_command(CLI::App& app) {
       for (auto& r : wl::read_measurements(f)) in.measured.push_back(std::move(r));
       in.sources.push_back(f);
     }
-    write_output(a->output, report::render_html(report::build_report_data(in)));
+    write_outputs({{{a->output, "-o"}, report::render_html(report::build_report_data(in))}}, inputs);
   });
 }
 

@@ -5,6 +5,7 @@
 #include "hardware/hardware_loader.h"
 #include "models/policy_selection.h"
 #include "models/simulated_runner.h"
+#include "sim/cli/command_inputs.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
 #include "sim/cli/program_run.h"
@@ -75,7 +76,8 @@ void add_run_command(CLI::App& app) {
     const Format f = parse_format(a->format, {Format::jsonl, Format::table, Format::csv});
     std::vector<OutputTarget> outputs{{a->output, "-o"}};
     if (!a->trace.empty()) outputs.push_back({a->trace, "--trace"});
-    check_outputs(outputs, {a->scenario_file, a->hardware});
+    const std::vector<std::string> inputs = inputs_with_hardware({a->scenario_file}, a->hardware);
+    check_outputs(outputs, inputs);
     const hw::NodeSpec spec = hw::load_hardware(a->hardware);
     const std::vector<wl::Scenario> scenarios = wl::load_scenarios_file(a->scenario_file);
     // Validate everything before simulating anything.
@@ -99,7 +101,7 @@ void add_run_command(CLI::App& app) {
     std::vector<std::pair<OutputTarget, std::string>> contents{
         {outputs[0], f == Format::jsonl ? wl::to_jsonl(records) : render_table(records, f == Format::csv)}};
     if (!a->trace.empty()) contents.emplace_back(outputs[1], trace_runs(spec, o, requests));
-    write_outputs(contents);
+    write_outputs(contents, inputs);
   });
 }
 

@@ -82,7 +82,7 @@ void add_sweep_command(CLI::App& app) {
 
     std::unique_ptr<StagedOutput> out;
     if (world.rank() == 0) {
-      out = std::make_unique<StagedOutput>(target);
+      out = std::make_unique<StagedOutput>(target, spec.input_files);
       out->write(sweep::render_header(spec, format));
     }
     for (std::size_t c = 0; c < chunks; ++c) {

@@ -13,6 +13,7 @@
 #include "hardware/hardware_loader.h"
 #include "models/program/program_validation.h"
 #include "models/validation.h"
+#include "sim/cli/command_inputs.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
 #include "workloads/program_io.h"
@@ -48,8 +49,7 @@ void add_validate_command(CLI::App& app) {
                   "program record is compared with c3sim's prediction of the same program and policy");
   cmd->callback([a] {
     const Format f = parse_format(a->format, {Format::table, Format::json});
-    std::vector<std::string> inputs = a->measurements;
-    inputs.push_back(a->hardware);
+    std::vector<std::string> inputs = inputs_with_hardware(a->measurements, a->hardware);
     inputs.insert(inputs.end(), a->programs.begin(), a->programs.end());
     check_outputs({{a->output, "-o"}}, inputs);
     const hw::NodeSpec spec = hw::load_hardware(a->hardware);
@@ -93,7 +93,7 @@ void add_validate_command(CLI::App& app) {
       text += (text.empty() ? "" : "\n") + models::render_summary(rep);
       json["programs"] = models::to_json(rep);
     }
-    write_output(a->output, f == Format::json ? json.dump(2) + "\n" : text);
+    write_outputs({{{a->output, "-o"}, f == Format::json ? json.dump(2) + "\n" : text}}, inputs);
   });
 }
 

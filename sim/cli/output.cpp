@@ -1,6 +1,7 @@
 #include "sim/cli/output.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "sim/base/errors.h"
+#include "sim/cli/temp_file_cleanup.h"
 
 namespace c3sim::cli {
 
@@ -76,9 +78,17 @@ void check_one(const OutputTarget& t) {
     throw output_error(t, fmt::format("folder '{}' does not exist", dir.string()));
 }
 
+// Whether two paths name one file: by device and inode when both exist (a symlink or a hard link
+// to the same file is the same file), else by their absolute paths with symlinks resolved (two
+// spellings of one new file).
 bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {};
+  struct stat sb {};
+  const bool a_exists = ::stat(a.c_str(), &sa) == 0;
+  const bool b_exists = ::stat(b.c_str(), &sb) == 0;
+  if (a_exists && b_exists) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  if (a_exists != b_exists) return false;
   std::error_code ec;
-  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec) && !ec;
   const fs::path ca = fs::weakly_canonical(fs::absolute(a, ec), ec);
   const fs::path cb = fs::weakly_canonical(fs::absolute(b, ec), ec);
   return ca == cb;
@@ -107,10 +117,14 @@ void check_outputs(const std::vector<OutputTarget>& outputs, const std::vector<s
   }
 }
 
-StagedOutput::StagedOutput(OutputTarget target) : target_(std::move(target)) {
+StagedOutput::StagedOutput(OutputTarget target, const std::vector<std::string>& inputs)
+    : target_(std::move(target)) {
+  check_outputs({target_}, inputs);
   if (target_.is_stdout()) return;
-  check_one(target_);
   final_path_ = resolved(target_);
+  // Created and registered for removal with the cleanup signals held off: a SIGINT between the two
+  // would leave the file behind.
+  const CleanupSignalsBlocked held;
   // O_EXCL: never reuse (or follow) a name that already exists; 0666 lets the umask decide, as
   // for any file the user's shell would create.
   for (int attempt = 0; attempt < 100 && file_ == nullptr; ++attempt) {
@@ -121,10 +135,13 @@ StagedOutput::StagedOutput(OutputTarget target) : target_(std::move(target)) {
       throw output_error(target_,
                          fmt::format("cannot create a file in its folder ({})", std::strerror(errno)));
     }
+    cleanup_slot_ = register_temp_file(temp_path_);
     file_ = ::fdopen(fd, "wb");
     if (file_ == nullptr) {
       ::close(fd);
       ::unlink(temp_path_.c_str());
+      unregister_temp_file(cleanup_slot_);
+      temp_path_.clear();
       throw output_error(target_, "cannot open the output for writing");
     }
   }
@@ -134,6 +151,7 @@ StagedOutput::StagedOutput(OutputTarget target) : target_(std::move(target)) {
 StagedOutput::~StagedOutput() {
   if (file_ != nullptr) std::fclose(file_);
   if (!done_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+  unregister_temp_file(cleanup_slot_);  // after the unlink: a signal in between finds nothing to remove
 }
 
 void StagedOutput::write(const std::string& text) {
@@ -169,20 +187,23 @@ void StagedOutput::rename() {
     throw output_error(target_, fmt::format("cannot move the output into place ({})", std::strerror(errno)));
   }
   done_ = true;
+  unregister_temp_file(cleanup_slot_);
+  cleanup_slot_ = -1;
 }
 
-void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outputs) {
+void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outputs,
+                   const std::vector<std::string>& inputs) {
+  std::vector<OutputTarget> targets;
+  targets.reserve(outputs.size());
+  for (const auto& [target, content] : outputs) targets.push_back(target);
+  check_outputs(targets, inputs);
   std::vector<std::unique_ptr<StagedOutput>> staged;
   for (const auto& [target, content] : outputs) {
-    staged.push_back(std::make_unique<StagedOutput>(target));
+    staged.push_back(std::make_unique<StagedOutput>(target, inputs));
     staged.back()->write(content);
   }
   for (auto& s : staged) s->close();
   for (auto& s : staged) s->rename();
-}
-
-void write_output(const std::string& path, const std::string& content) {
-  write_outputs({{OutputTarget{path, "-o"}, content}});
 }
 
 std::string TextTable::render() const {

@@ -28,10 +28,12 @@ struct OutputTarget {
 void check_outputs(const std::vector<OutputTarget>& outputs, const std::vector<std::string>& inputs);
 
 // An output written in pieces: to a temp file beside the target until commit() renames it into
-// place (stdout is written straight through). Destroying it uncommitted removes the temp file.
+// place (stdout is written straight through). Destroying it uncommitted removes the temp file, and
+// so does SIGINT, SIGTERM or SIGHUP while it is staged (temp_file_cleanup.h). The constructor
+// checks the target against `inputs` first (check_outputs), so no output is staged unchecked.
 class StagedOutput {
 public:
-  explicit StagedOutput(OutputTarget target);
+  StagedOutput(OutputTarget target, const std::vector<std::string>& inputs);
   ~StagedOutput();
   StagedOutput(const StagedOutput&) = delete;
   StagedOutput& operator=(const StagedOutput&) = delete;
@@ -51,13 +53,15 @@ private:
   std::string final_path_;  // the target, with a symlink to a regular file resolved
   std::string temp_path_;
   std::FILE* file_ = nullptr;
+  int cleanup_slot_ = -1;  // register_temp_file's slot while the temp file exists
   bool done_ = false;
 };
 
-// Writes every (target, content) or none: all are staged and closed before the first is renamed.
-void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outputs);
-// Writes to `path`, or to stdout when path is empty or "-".
-void write_output(const std::string& path, const std::string& content);
+// Writes every (target, content) or none: the targets are checked together against `inputs`
+// (check_outputs), then all are staged and closed before the first is renamed. Every command
+// writes its outputs through this or StagedOutput, so every output passes the same guard.
+void write_outputs(const std::vector<std::pair<OutputTarget, std::string>>& outputs,
+                   const std::vector<std::string>& inputs);
 
 // A plain text table with right-aligned numeric columns.
 class TextTable {

@@ -29,10 +29,13 @@ std::vector<TaskResult> run_tasks(const SweepSpec& spec, const std::vector<std::
       r.node_gpus = r.setup.spec.interconnect.gpus;
       if (r.setup.is_program) {
         models::ProgramSimulator sim(r.setup.spec);
+        // As `c3sim run` does: a program whose ranks differ (or that asks for it) runs every rank.
+        const bool all_gpus = models::runs_all_gpus(r.setup.program, false);
         r.program_runs.reserve(spec.policies.size());
         for (std::size_t p = 0; p < spec.policies.size(); ++p) {
           r.program_runs.push_back(
-              models::run_program_policy(sim, spec.registry, r.setup.program, spec.policies[p]));
+              all_gpus ? models::run_program_all_gpus(sim, spec.registry, r.setup.program, spec.policies[p])
+                       : models::run_program_policy(sim, spec.registry, r.setup.program, spec.policies[p]));
           r.policy.push_back(p);
         }
       } else {

@@ -35,7 +35,9 @@ struct RunOptions {
 // Runs the given tasks (indices < spec.tasks()); the result is in the order of `tasks`. A policy a
 // task's hardware cannot run on its collective (models::policy_unsupported: DMA offload of a
 // reduction on engines that cannot reduce, hybrid_ar on a gather) is skipped for that task; a
-// program runs every policy (models::run_program_policy, as `c3sim run` does).
+// program runs every policy as `c3sim run` does: on one representative GPU
+// (models::run_program_policy), or every rank when its ranks differ or it says `all_gpus`
+// (models::run_program_all_gpus; SweepSpec refuses the deciding policies that mode cannot run).
 // Sweeps skip attribution (the counterfactual re-runs triple a point's cost and a sweep's
 // table does not report them).
 std::vector<TaskResult> run_tasks(const SweepSpec& spec, const std::vector<std::size_t>& tasks,

@@ -11,8 +11,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "hardware/hardware_files.h"
 #include "hardware/hardware_loader.h"
 #include "models/policy.h"
+#include "models/program/program_runner.h"
 #include "sim/base/input_file.h"
 #include "sim/base/strict_yaml.h"
 #include "workloads/input_limits.h"
@@ -490,6 +492,7 @@ SweepSpec load_sweep_string(const std::string& text, const std::string& label, c
     root.fail("scenarios", "nothing to run: give `scenarios:`, `scenario_file:` and/or `programs:`");
   }
   out.input_files.push_back(resolve_hardware(out.hardware, base_dir));
+  for (auto& f : hw::hardware_files(out.input_files.back())) out.input_files.push_back(std::move(f));
   for (const auto& s : scenarios) out.scenario_names.push_back(s.name);
   for (const auto& p : programs) out.program_names.push_back(p.name);
   out.registry = models::builtin_transforms();
@@ -626,6 +629,11 @@ void SweepSpec::check_policies(const hw::NodeSpec& spec) const {
 
 void SweepSpec::check_program(const wl::Program& program, const hw::NodeSpec& spec, bool transforms) const {
   wl::check_program_fits(program, spec.interconnect.gpus, spec.compute.total_cus());
+  // A program that runs every rank (sweep_runner.h) takes only policies all-GPU mode can run.
+  if (models::runs_all_gpus(program, false)) {
+    for (size_t i = 0; i < policies.size(); ++i)
+      models::check_all_gpu_policy(registry, policies[i], policy_locations[i]);
+  }
   if (!transforms) return;
   for (size_t i = 0; i < policies.size(); ++i) {
     for (const std::string& name : registry.expand(policies[i], spec)) {

@@ -2,6 +2,9 @@
 // naming file, line and key.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
+
 #include "workloads/paper_catalog.h"
 #include "workloads/program_io.h"
 
@@ -153,6 +156,46 @@ TEST(ProgramIo, NodeChecksNameTheKey) {
     ADD_FAILURE();
   } catch (const InputError& e) {
     EXPECT_EQ(e.key(), "tp_block.kernels.ar.collective.bytes");
+  }
+}
+
+}  // namespace
+}  // namespace c3sim::wl
+
+namespace c3sim::wl {
+namespace {
+
+// A collective needs at least two GPUs: `gpus: 1` beside one is refused where `gpus` is written,
+// and a 1-GPU node (no `gpus:`) at the collective, instead of failing inside the model.
+TEST(ProgramIo, OneGpuProgramWithACollectiveIsRefused) {
+  const InputError e = load_error(edit("gpus: 8", "gpus: 1"));
+  EXPECT_EQ(e.where().file, "p.yaml");
+  EXPECT_EQ(e.where().line, 3);
+  EXPECT_EQ(e.key(), "program.gpus");
+  EXPECT_NE(std::string(e.what()).find("at least 2 GPUs"), std::string::npos) << e.what();
+
+  Program p = load(edit("  gpus: 8\n", ""))[0];
+  try {
+    check_program_fits(p, 1, 304);
+    ADD_FAILURE() << "a collective on a 1-GPU node was accepted";
+  } catch (const InputError& err) {
+    EXPECT_EQ(err.where().line, 9);  // the all-reduce, one line up without `gpus:`
+    EXPECT_EQ(err.key(), "tp_block.kernels.ar.collective");
+  }
+}
+
+// A size that overflowed int64 upstream (a generator's or importer's arithmetic) reads as
+// negative: the message says out of range and names the field, not "sizes must be positive".
+TEST(ProgramIo, NegativeSizeFromOverflowNamesFieldAndRange) {
+  Program p = load(kTp)[0];
+  p.kernels[0].gemm.n = std::numeric_limits<std::int64_t>::min();
+  try {
+    validate_program(p);
+    ADD_FAILURE() << "a negative GEMM side was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().line, 9);
+    EXPECT_EQ(e.key(), "tp_block.kernels.qkv.gemm.n");
+    EXPECT_NE(std::string(e.what()).find("out of range"), std::string::npos) << e.what();
   }
 }
 

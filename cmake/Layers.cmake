@@ -1,4 +1,4 @@
-# One library per layer (DESIGN.md, Layout): c3sim_add_layer(<target> <name>) gives a layer target
+# One library per layer (docs/architecture.md, Layers): c3sim_add_layer(<target> <name>) gives a layer target
 # its public include root (the source tree when building, include/ once installed), its exported
 # name c3sim::<name> with a matching ALIAS for in-tree users, the project's warnings, and a place
 # in the c3simTargets export set that `find_package(c3sim)` loads.

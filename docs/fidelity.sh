@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Regenerates the README's fidelity table: how well c3sim's predictions carry to data they were not
-# fitted on, with the commands beside the numbers.
+# Regenerates the fidelity tables: how well c3sim's predictions carry to data they were not fitted
+# on, with the commands beside the numbers (docs/fidelity.md), and the README's summary of them.
 #   own-data fit            calibrate on the 4 x H200 isolated records, validate its c3 records
 #   leave-one-shape-out     calibrate without one GEMM shape's isolated records, validate that
 #                           shape's c3 records (7 shapes, pooled)
 #   x4 -> x2, x2 -> x4      calibrate on one node size, validate the other's table (--cross)
 #   MI300X public facts     the preset against public measurements (hardware/citations.yaml)
 #   new shapes conditioned  the beyond-Table-I scenarios re-measured with conditioned trials
-# Usage: bash docs/fidelity.sh [--readme]   (from the repository root, after building c3sim and
-# c3sim_tests_models; --readme rewrites the table between the README's fidelity markers).
+# Usage: bash docs/fidelity.sh [--write]   (from the repository root, after building c3sim and
+# c3sim_tests_models; --write rewrites the tables between docs/fidelity.md's fidelity markers and
+# the summary between README.md's fidelity-summary markers; without it the table is printed).
 # Needs jq. C3SIM and MODELS_TESTS override the binaries.
 set -euo pipefail
 
@@ -40,6 +41,14 @@ summary() {
 
 rows=()
 row() { rows+=("| $1 | \`$2\` | $3 |"); }
+# headline LABEL: the row just added joins the README's summary under LABEL, with its C3 MAE, picks
+# within 2% and mean pick cost.
+heads=()
+headline() {
+  local summary=${rows[-1]##*\` | } mae signed ce picks cost
+  IFS='|' read -r mae signed ce picks cost _ <<<"$summary"
+  heads+=("| $1 | ${mae// /} | ${picks// /} | ${cost// /} |")
+}
 
 # validate_each PREFIX HARDWARE TAG [--cross]: validates PREFIX{ag,a2a,a2a_more,red,red_more}.jsonl
 # (the five beyond-Table-I files) against HARDWARE into $tmp/TAG_<file>.json; prints those paths.
@@ -58,6 +67,7 @@ validate_each() {
 row "own-data fit (4 x H200)" \
   "c3sim calibrate $M/h200x4_*.jsonl $M/h200x1_sweep_gemm_rest_*.jsonl --hardware h200-sxm-x4 -o x4.yaml; c3sim validate $M/h200x4_table1.jsonl --hardware x4.yaml" \
   "$(summary "$tmp/own.json")"
+headline "4 x H200, Table I GEMMs x 2 collectives x 6 policies (calibrated on the same node's isolated runs)"
 
 # Leave one GEMM shape out.
 loso=()
@@ -80,6 +90,7 @@ row "x4 -> x2 transfer (Table I, simultaneous release)" \
 "$C3SIM" validate $M/h200x2_ordered_table1.jsonl --hardware "$tmp/x4.yaml" --cross --format json -o "$tmp/x4to2o.json" 2>/dev/null
 row "x4 -> x2 transfer (Table I, ordered launch)" \
   "c3sim validate $M/h200x2_ordered_table1.jsonl --hardware x4.yaml --cross" "$(summary "$tmp/x4to2o.json")"
+headline "2 x H200, Table I, calibrated on 4 x H200"
 mapfile -t beyond < <(validate_each $M/h200x2_ordered_beyond_ "$tmp/x4.yaml" x4to2b --cross)
 row "x4 -> x2 new shapes (228 scenarios beyond Table I, ordered)" \
   "c3sim validate $M/h200x2_ordered_beyond_*.jsonl --hardware x4.yaml --cross" "$(summary "${beyond[@]}")"
@@ -88,6 +99,7 @@ row "x4 -> x2 new shapes (228 scenarios beyond Table I, ordered)" \
 row "x2 -> x4 transfer" \
   "c3sim calibrate $M/h200x2_*.jsonl $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware $M/h200-sxm-x2.yaml -o x2.yaml; c3sim validate $M/h200x4_table1.jsonl --hardware x2.yaml --cross" \
   "$(summary "$tmp/x2to4.json")"
+headline "4 x H200, Table I, calibrated on 2 x H200"
 
 # The 228 beyond-Table-I scenarios against a calibration on the isolated records of the ordered-
 # launch 2-GPU files (their own iso records among them, and the program runs'; no c3 record is
@@ -144,15 +156,16 @@ keep_long "$R/h200x1_refit_gemm_full.jsonl" "${refit[@]}"
 row "the same, scenarios whose GEMM takes >= 2 ms alone (120 of 228)" \
   "as above, rows of the GEMM shapes >= 2 ms in $R/h200x1_refit_gemm_full.jsonl" "$(summary "${refit[@]/%.json/_long.json}")"
 
-# The same 228 scenarios measured again (session 14) with c3bench's fixed GEMM path and a 1 MiB
-# NCCL all-reduce after every idle gap (Conditioning::warm_collective: the session-8 files' isolated
-# collectives paid a post-idle wake-up the concurrent ones did not), with a CTA sweep of the same
+# The same 228 scenarios measured again with c3bench's fixed GEMM path and a 1 MiB NCCL all-reduce
+# after every idle gap (Conditioning::warm_collective: without it an isolated collective pays a
+# post-idle link wake-up that a concurrent one does not), with a CTA sweep of the same
 # day; calibrated on these isolated records only (and the 1-GPU rest sweeps).
 WC=$C/h200x2_warmcoll_
 "$C3SIM" calibrate ${WC}beyond_*.jsonl ${WC}sweep_ctas.jsonl "$PART" "${REST[@]}" --hardware "$tmp/h200-sxm-x2.yaml" -o "$tmp/x2w.yaml" 2>/dev/null
 mapfile -t warm < <(validate_each ${WC}beyond_ "$tmp/x2w.yaml" x2w)
 row "new measurements: the 228 scenarios re-measured (fixed GEMM path, warm-up collective), own isolated records + same-day CTA sweep" \
   "c3sim calibrate $C/h200x2_warmcoll_beyond_*.jsonl $C/h200x2_warmcoll_sweep_ctas.jsonl $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware $M/h200-sxm-x2.yaml -o x2w.yaml; c3sim validate $C/h200x2_warmcoll_beyond_*.jsonl --hardware x2w.yaml" "$(summary "${warm[@]}")"
+headline "2 x H200, 228 GEMM x collective scenarios beyond Table I (calibrated on their isolated runs)"
 keep_long "${WC}beyond_*.jsonl" "${warm[@]}"
 nlong=$(jq -s '[.[].scenarios[]] | length' "${warm[@]/%.json/_long.json}")
 row "the same, scenarios whose GEMM takes >= 2 ms alone ($nlong of 228)" \
@@ -183,6 +196,7 @@ prog_summary=$(jq -rs '
 row "programs on 2 x H200 (c3bench, 4 programs, 28 step records; calibrated on isolated records)" \
   "c3sim calibrate $M/h200x2_ordered_*.jsonl $M/h200x2_programs2_*.jsonl $PART $M/h200x1_sweep_gemm_rest_*.jsonl --hardware $M/h200-sxm-x2.yaml -o x2p.yaml; c3sim validate $M/h200x2_programs2_ag_gemm.jsonl --programs $M/h200x2_programs.yaml --hardware x2p.yaml (and fsdp, tp, moe)" \
   "$prog_summary"
+headline "2 x H200, 4 programs (FSDP layer, TP block, MoE layer, all-gather -> GEMM), 28 steps"
 
 # The same programs under CU masks and the vendor's copy-engine collective (issue 15, c3bench's
 # program path: rp:<n> as green contexts, NCCL zero-CTA; h200x2_programs3_*, 20 step records: the
@@ -209,7 +223,7 @@ row "programs under rp:<n> and zero-CTA on 2 x H200 (c3bench, 4 programs, 20 ste
   "c3sim validate $M/h200x2_programs3_ag_gemm.jsonl --programs $M/h200x2_programs.yaml --hardware x2p.yaml (and fsdp, fsdp_rp, tp, moe)" \
   "$prog3_summary"
 
-# One-GPU programs (1 x H200, c3bench's program path; session 13): a kernel holding 16-64 SMs
+# One-GPU programs (1 x H200, c3bench's program path): a kernel holding 16-64 SMs
 # launched first and a GEMM behind it (launch order: how a persistent GEMM's late CTAs share its
 # tiles), and a memory-bound kernel on 16 or 32 SMs beside a GEMM on the rest (memory and power
 # interference). Calibrated on the one-GPU files' isolated GEMM records; one policy per program, so
@@ -230,7 +244,7 @@ one_gpu_row() {
 one_gpu_row "launch order on 1 x H200 (43 programs: 16-64 SMs held, then a GEMM; calibrated on the one-GPU files' isolated GEMMs)" \
   $LO/h200x1_gemm_behind_held_sms.jsonl $LO/gemm_behind_held_sms.yaml "$tmp/x1.yaml" \
   "c3sim calibrate $X1_FILES --hardware h200-sxm -o x1.yaml; c3sim validate $LO/h200x1_gemm_behind_held_sms.jsonl --programs $LO/gemm_behind_held_sms.yaml --hardware x1.yaml"
-# Session 15: the same question measured in pairs (each repetition: the GEMM alone, then behind
+# The same question measured in pairs (each repetition: the GEMM alone, then behind
 # each hold), c3bench's conditioning and launch order (hold_tail.cu, run_hold_tail.sh).
 one_gpu_row "launch order, paired repetitions (23 programs: 16-64 SMs held 50 us - 5 ms, then a GEMM; same calibration)" \
   $LO/h200x1_hold_tail_programs.jsonl $LO/hold_tail_programs.yaml "$tmp/x1.yaml" \
@@ -255,11 +269,22 @@ one_gpu_row "the same, the power cap as a resource (examples/h200_power_cap.yaml
     sed -E 's/^cite \| //; s/ +\| +/ | /g; s/^/| /; s/$/ |/'
 } >"$tmp/table.md"
 
-if [[ "${1:-}" == "--readme" ]]; then
-  awk -v table="$tmp/table.md" '
-    /<!-- fidelity:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
-    /<!-- fidelity:end -->/ { skip = 0 }
-    !skip' README.md >"$tmp/README.md"
-  cp "$tmp/README.md" README.md
+{
+  echo "| predicted | C3 time error (MAE) | best policy picked (within 2%) | mean cost of the pick |"
+  echo "|---|---|---|---|"
+  printf '%s\n' "${heads[@]}"
+} >"$tmp/summary.md"
+
+# replace_between FILE MARKER TABLE: the lines between <!-- MARKER:begin --> and <!-- MARKER:end -->.
+replace_between() {
+  awk -v table="$3" -v begin="<!-- $2:begin -->" -v end="<!-- $2:end -->" '
+    $0 == begin { print; while ((getline line < table) > 0) print line; skip = 1; next }
+    $0 == end { skip = 0 }
+    !skip' "$1" >"$tmp/replaced"
+  cp "$tmp/replaced" "$1"
+}
+if [[ "${1:-}" == "--write" ]]; then
+  replace_between docs/fidelity.md fidelity "$tmp/table.md"
+  replace_between README.md fidelity-summary "$tmp/summary.md"
 fi
 cat "$tmp/table.md"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the FSDP DMA-architecture sweep's output into the README's table 6.
+"""Turns the FSDP DMA-architecture sweep's output into docs/dma-architecture.md's FSDP table.
 
     c3sim sweep examples/dma_architecture_fsdp.yaml -o dma_architecture_fsdp.jsonl
     python3 examples/dma_architecture_fsdp_table.py dma_architecture_fsdp.jsonl > fsdp_table.md

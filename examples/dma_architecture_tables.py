@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Turns the DMA-architecture sweep's CSV into the README's Markdown tables.
+"""Turns the DMA-architecture sweep's CSV into docs/dma-architecture.md's Markdown tables.
 
     c3sim sweep examples/dma_architecture.yaml -o dma_architecture.jsonl
     c3sim sweep examples/dma_architecture_cu.yaml -o dma_architecture_cu.jsonl
     python3 examples/dma_architecture_tables.py dma_architecture.jsonl dma_architecture_cu.jsonl > tables.md
     (CSV output, -o *.csv, reads the same)
 
-Tables (README "DMA architecture what-ifs"):
+Tables (docs/dma-architecture.md):
   1. each enhancement alone and combined: dma C3 time of the preset over the variant's (geometric
      mean over the 30 Table II scenarios; > 1 = faster), per size;
   2. the 1 MiB penalty as submission moves from host to GPU: the dma collective's time under C3

@@ -532,7 +532,7 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
       }
     }
     // A stage without records keeps the base's values: `c3sim import` of an nccl-tests log gives
-    // collective records only, and fitting just those is the README's first step.
+    // collective records only, and fitting just those is a common first step.
     if (pts.empty()) continue;
     StageFit fit(spec, def, pts);
     Eigen::VectorXd u(static_cast<Eigen::Index>(def.params.size()));

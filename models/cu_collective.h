@@ -45,7 +45,7 @@ private:
   double link_stall_fraction_;
   // Per running cohort, by its dispatcher slot (CohortContext::slot, written by cohort_work when
   // the cohort starts): the load its bound used. A vector, not a map keyed by first workgroup: one
-  // map node per cohort start was a visible share of a run.
+  // map node per cohort start would be a visible share of a run.
   std::vector<double> applied_load_;
   double partition_rate_;  // model.collective.<op>_partition_rate on a partition of its own, else 1
   double wg_rate_;         // sent bytes per second one workgroup can push

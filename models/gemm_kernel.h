@@ -105,7 +105,7 @@ private:
   [[nodiscard]] GemmTraffic traffic(const engine::CohortContext& ctx, const TrafficInputs& in) const;
   // Per running cohort (by its dispatcher slot, CohortContext::slot): the inputs and traffic last
   // handed out, so refreshes that change nothing skip the cache model and leave the solver alone.
-  // A vector, not a map by first workgroup: a map's node per cohort was a heap allocation on every
+  // A vector, not a map by first workgroup: a map's node per cohort would be a heap allocation on every
   // cohort start, and slots are few and reused.
   struct HandedOut {
     TrafficInputs inputs;

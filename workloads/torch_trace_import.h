@@ -1,6 +1,6 @@
 #pragma once
 // One GPU's part of a PyTorch profiler Chrome trace (Kineto JSON) as a program (docs/programs.md,
-// "Import a PyTorch profiler trace" in README.md):
+// "Import a PyTorch profiler trace"):
 // - every GPU kernel, memcpy and memset of the chosen device, on its stream, in host launch order
 //   (the timestamp of the runtime call with the same `correlation`), with gap_us = the host time
 //   between two launch calls less the time the host spent blocked in synchronizing runtime calls

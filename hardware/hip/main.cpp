@@ -388,7 +388,7 @@ void add_common(CLI::App* app, CommonOptions& o, bool scenario_required) {
   app->add_flag("--condition-warm-collective,!--no-condition-warm-collective", o.condition_warm_collective,
                 "After the idle gap, a 1 MiB all-reduce through the library on every GPU (untimed, "
                 "before the spin), so an isolated collective does not pay a wake-up that a concurrent "
-                "one does not (on by default; files before session 14 were measured without it)");
+                "one does not (on by default)");
   app->add_option("--trial-order", o.trial_order,
                   "rotate: round t starts at the (t mod n)-th measurement, so drift and what ran before "
                   "fall on all alike; fixed: the same order every round (files before the conditioning)")

@@ -4,7 +4,7 @@
 # root, with c3bench and its two non-CUDA libraries carried in .c3bench_dev/ (see README.md here):
 #   bash hardware/measurements/run_ordered.sh 1 h200x2_ordered   # launch, copy-engine, collective sweeps; beyond-Table-I all-gathers
 #   bash hardware/measurements/run_ordered.sh 2 h200x2_ordered   # beyond-Table-I all-to-alls and reductions; Table I again
-#   bash hardware/measurements/run_ordered.sh 3 h200x2_ordered   # the other all-to-alls and reductions (second session call)
+#   bash hardware/measurements/run_ordered.sh 3 h200x2_ordered   # the other all-to-alls and reductions (a second device call)
 # Writes $OUT/TAG_*.jsonl and TAG_run.log (nvidia-smi's clocks and topology first, then c3bench's
 # progress; both parts append). Each step has its own time limit, so one slow step
 # cannot cost the others; a run stopped by its limit leaves FILE.partial with what it measured.

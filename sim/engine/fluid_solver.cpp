@@ -106,7 +106,7 @@ std::string FluidSolver::describe(const FlowSpec& spec) {
 
 // Validates a demand vector and merges repeated resources in place, so each resource appears once
 // per flow (sorted by resource id, zero demands dropped). In place: this runs for every cohort
-// started and every refresh, and a fresh vector each time was a measurable share of a run.
+// started and every refresh, and a fresh vector each time would be a measurable share of a run.
 std::vector<Demand> FluidSolver::merged_demands(std::vector<Demand> demands, const FlowSpec& spec) const {
   // Models list their demands in resource order already (L2, fabric, LLC, HBM, links), each
   // resource once with a positive finite demand: such a vector is its own merge, returned as is.

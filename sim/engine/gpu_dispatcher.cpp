@@ -236,7 +236,7 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
       const std::int64_t first_here =
           xi + static_cast<std::int64_t>(X) * kern.dispatched[static_cast<size_t>(xi)];
       // Claim entries (and their workgroup lists) are reused across rounds: a round runs after
-      // every cohort retires, and fresh vectors each time were a visible share of a run.
+      // every cohort retires, and fresh vectors each time would be a visible share of a run.
       if (open_claims_ == claims_.size()) claims_.emplace_back();
       it = claims_.begin() + static_cast<std::ptrdiff_t>(open_claims_++);
       it->kernel = k;

@@ -504,7 +504,7 @@ SweepSpec load_sweep_string(const std::string& text, const std::string& label, c
     const SourceLocation where = location_of(policy_nodes[i], root.file());
     const std::string name = scalar_text(policy_nodes[i], where, fmt::format("policies[{}]", i));
     // `all` on programs: the registry's standard set, as `c3sim run` expands it. (A scenario's
-    // `all` depends on its collective; pair sweeps refuse it as before, in check_policies.)
+    // `all` depends on its collective; pair sweeps refuse it, in check_policies.)
     const bool expand_all = name == "all" && scenarios.empty();
     for (const auto& n : expand_all ? out.registry.standard_names() : std::vector<std::string>{name}) {
       out.policies.push_back(n);

@@ -1,4 +1,4 @@
-// examples/dma_architecture.yaml (README "DMA architecture what-ifs"): it loads, it varies every
+// examples/dma_architecture.yaml (docs/dma-architecture.md): it loads, it varies every
 // DMA-architecture mechanism, and its points are the same bytes at any thread count. A strided
 // sample of its tasks (one in 272) keeps this fast.
 #include <gtest/gtest.h>

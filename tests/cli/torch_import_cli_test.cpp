@@ -58,7 +58,7 @@ TEST_F(TorchImportCli, CalibratedPredictionOfTheFsdpStep) {
   // The trace's own step: first kernel start to last kernel end on rank 0.
   EXPECT_NEAR(measured, 48091.0, 1.0);
   ASSERT_EQ(step.size(), 3U);
-  // Measured on this branch: base +8.8%, sp +8.5%, dma +5.3% (README, "Import a PyTorch profiler
+  // Predicted: base +8.2%, sp +7.8%, dma +4.1% (docs/programs.md, "Import a PyTorch profiler
   // trace"). The issue asks for 10%.
   EXPECT_LE(std::abs(step["base"] / measured - 1), 0.10) << step["base"];
   EXPECT_LE(std::abs(step["sp"] / measured - 1), 0.10) << step["sp"];

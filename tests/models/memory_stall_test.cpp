@@ -83,12 +83,12 @@ TEST(MemoryStall, ThePresetReproducesTheMemoryKernelsMeasuredSlowdowns) {
   EXPECT_GT(without.rms_log, fit.rms_log + 0.03);
 }
 
-// Not fitted on: the launch-order session's 32 workgroups moving 2 or 8 GiB beside two GEMMs, launched
+// Not fitted on: the launch-order measurements' 32 workgroups moving 2 or 8 GiB beside two GEMMs, launched
 // first on unmasked streams or on a 32-SM green context (launch_order/, 8 programs, measured
 // 1.05-1.18x). The stall predicts them at +0.5% mean, 3.1% RMS (log); without it 10% fast. The
 // model cannot tell interleaved from partitioned SMs (one L2 domain, no GPC level), so it predicts
 // both layouts alike where the interleaved end 0.3-10% later.
-TEST(MemoryStall, ItCarriesToTheLaunchOrderSessionsMemoryKernels) {
+TEST(MemoryStall, ItCarriesToTheLaunchOrderMemoryKernels) {
   const hw::NodeSpec h200 = hw::load_hardware("h200-sxm");
   const char* programs = "launch_order/memory_first_vs_partition.yaml";
   const char* records = "launch_order/h200x1_memory_first_vs_partition.jsonl";

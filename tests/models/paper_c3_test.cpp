@@ -1,9 +1,9 @@
 // The paper's concurrent results (Sections IV-C and VI, Figures 8 and 10) over the 30 Table II
 // scenarios, from the MI300X preset as fitted to the paper (examples/mi300x_paper_fit.yaml). Bands
 // are the issue's: within 5 points of the paper's % of ideal. The grounded preset misses the CU
-// policies' bands by 15-25 points (README, "What the MI300X preset reproduces"): its Infinity Cache
-// and RCCL rates are the measured ones and the interference the paper saw needs a mechanism the
-// model lacks. These tests keep the mechanisms that reproduced the paper with the fitted rates.
+// policies' bands by 15-25 points (docs/fidelity.md, "MI300X: the paper's characterization"): its Infinity
+// Cache and RCCL rates are the measured ones and the interference the paper saw needs a mechanism the model
+// lacks. These tests keep the mechanisms that reproduced the paper with the fitted rates.
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
@@ -61,7 +61,7 @@ TEST(PaperC3, PartitioningIsNoBetterThanScheduling) {
 
 TEST(PaperC3, ResourcePartitioningHeuristic) {
   // The paper: 24 of 30 picked correctly, at most 1.5% lost otherwise. The model reaches 21 of 30
-  // with a worst loss of 12% (README, known gaps); this guards that from getting worse.
+  // with a worst loss of 12% (docs/known-limits.md); this guards that from getting worse.
   EXPECT_GE(report().rp_heuristic_correct, 20);
   EXPECT_LT(report().rp_heuristic_max_loss_pct, 15.0);
 }

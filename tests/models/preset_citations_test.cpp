@@ -2,7 +2,7 @@
 // (15%) of it, and the presets' predictions of isolated kernels the sources measured do too; the
 // citations are data (hardware/citations.yaml). An entry marked known_gap must be OUTSIDE
 // the tolerance (fixing it means deleting the mark). Prints one "cite" line per entry, which
-// docs/fidelity.sh collects into the README's fidelity table.
+// docs/fidelity.sh collects into docs/fidelity.md's table.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -63,7 +63,7 @@ void print(const char* what, const char* set, const std::string& hardware, const
 // collective alone on its CUs, so it takes 16 SMs where 16 channels, bound by their own copy rate,
 // slow 15% beside the GEMM and 32 would win (mb1 + 4 GiB all-gather / all-to-all 7.1-7.2%, cb4 +
 // 2.5 GiB 3.0-3.1%). On 2 x H200 c3bench measured rp:16 collectives beside long GEMMs 7-18%
-// slower than alone (README, known gaps).
+// slower than alone (docs/known-limits.md).
 struct Expect {
   int sp_within_2pct;
   double sp_worst;

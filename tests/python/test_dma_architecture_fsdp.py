@@ -1,5 +1,5 @@
-"""examples/dma_architecture_fsdp.yaml and its table script (README "DMA architecture what-ifs",
-table 6): the sweep runs and the script turns its JSONL into one row per variant."""
+"""examples/dma_architecture_fsdp.yaml and its table script (docs/dma-architecture.md,
+the FSDP table): the sweep runs and the script turns its JSONL into one row per variant."""
 
 import subprocess
 import sys

@@ -1,7 +1,7 @@
 #!/bin/bash
-# Session 14 (issue 14): the conditioned trials again with c3bench's fixed GEMM path and, new, a
-# 1 MiB all-reduce through NCCL after every idle gap (--condition-warm-collective): the session-8
-# files' isolated collectives paid a post-idle wake-up that the same collectives beside a GEMM did
+# The conditioned trials again with c3bench's fixed GEMM path and a 1 MiB all-reduce through NCCL
+# after every idle gap (--condition-warm-collective): without it the h200x2_cond_* files' isolated
+# collectives paid a post-idle wake-up that the same collectives beside a GEMM did
 # not. Run on the lent machine from the repository root, this script, ../device_env.sh, the
 # scenario files and c3bench (with lib/) copied flat into one carried folder (.c3bench_dev_warm/):
 #   bash .c3bench_dev_warm/run_warm.sh ab h200x2_warmcoll       # settings A/B + ag, a2a, red

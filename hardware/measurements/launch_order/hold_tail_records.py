@@ -6,7 +6,7 @@
 
 writes hold_tail_programs.yaml (one program per shape and hold: a `measured` kernel holding S SMs
 for the hold's measured time, then the GEMM on another stream) and h200x1_hold_tail_programs.jsonl
-(the env record of the same machine and session, from h200x1_memory_first_vs_partition.jsonl; one
+(the env record of the same machine and day, from h200x1_memory_first_vs_partition.jsonl; one
 iso_gemm record per shape, the median of its alone runs; one program record per hold, step = the
 median GEMM end from the stamp before the hold's launch, as c3bench times a program). Medians over
 the repetitions; spread = max - min.

@@ -1,7 +1,7 @@
 // Where a persistent NCCL-like kernel's CTAs land, and what that costs it, by launch order: alone,
 // launched first with a GEMM 4 us behind it, launched behind a running GEMM, and inside a green
 // context. On 2 x H200 NCCL launched 4 us after a 29-185 us GEMM runs 11-13% longer for its whole
-// run, launched first 0.5-3% (README, known gaps): a placement that persists for the kernel's life
+// run, launched first 0.5-3% (docs/known-limits.md): a placement that persists for the kernel's life
 // is the candidate. One GPU, so the kernel streams HBM (not NVLink); the placement is the point.
 //
 // The stream kernel has NCCL's CTA shape (640 threads) and claims most of an SM's shared memory,

@@ -219,6 +219,8 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
   }
   if (batch == 0) return false;
 
+  if (kern.next_wg == kern.finished_wgs)
+    running_.insert(std::lower_bound(running_.begin(), running_.end(), k), k);
   kern.next_wg += batch;
   if (kern.stats.first_dispatch < 0) kern.stats.first_dispatch = sim_.now();
   kern.stats.last_dispatch = sim_.now();
@@ -412,6 +414,8 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
   kern.model->cohort_retired(c->ctx);
   resident_[static_cast<size_t>(c->kernel)][static_cast<size_t>(c->ctx.xcd)] -= c->ctx.count;
   kern.finished_wgs += c->ctx.count;
+  if (kern.finished_wgs == kern.next_wg)
+    running_.erase(std::lower_bound(running_.begin(), running_.end(), held_by));
   if (TraceRecorder* tr = sim_.trace()) {
     tr->span(fmt::format("gpu{}", config_.index), TraceTrack::xcd(c->ctx.xcd),
              fmt::format("{} x{}", kern.desc.name, c->ctx.count), c->started, now, {kern.desc.owner.kind});
@@ -484,9 +488,7 @@ void GpuDispatcher::after_retires() {
 
 void GpuDispatcher::refresh_all() {
   // Kernels with workgroups dispatched and not all finished have running cohorts.
-  for (const Kernel& k : kernels_) {
-    if (k.next_wg > k.finished_wgs) k.model->begin_refresh();
-  }
+  for (const KernelId k : running_) kernels_[static_cast<size_t>(k)].model->begin_refresh();
   for (const auto& c : cohorts_) {
     if (!sim_.solver().alive(c->flow)) continue;  // still in its startup latency
     Kernel& kern = kernels_[static_cast<size_t>(c->kernel)];

@@ -105,6 +105,8 @@ public:
     return resident_.at(static_cast<size_t>(k)).at(static_cast<size_t>(xcd));
   }
   [[nodiscard]] int busy_cus() const;
+  // Kernels with workgroups resident now (dispatched and not all finished), ascending.
+  [[nodiscard]] const std::vector<KernelId>& running_kernels() const { return running_; }
 
   // Re-asks every running cohort's model for its demands (cache pressure changed).
   void refresh_all();
@@ -161,6 +163,9 @@ private:
   std::vector<std::unique_ptr<Cohort>> spare_cohorts_;  // retired, kept for reuse
   std::int32_t cohorts_made_ = 0;
   std::vector<std::vector<int>> resident_;  // [kernel][xcd]
+  // Kernels with workgroups dispatched and not all finished (so with cohorts), ascending: what
+  // refresh_all() visits. Sorted insert/erase, O(running kernels), a handful.
+  std::vector<KernelId> running_;
   // Workgroups placed in the current dispatch round, one entry per (kernel, XCD).
   struct Claim {
     KernelId kernel = -1;

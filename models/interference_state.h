@@ -3,6 +3,12 @@
 // workgroups per XCD (a GEMM's with its tile geometry, so the others can see its footprint), the
 // per-XCD sums by class, and the LLC footprint of running collectives (CU or DMA).
 // Updated from the dispatcher's residency listener and by collectives as they start and stop.
+//
+// Costs: set_resident O(1) (plus a sorted insert or erase in the resident-GEMM list when a GEMM
+// starts or stops being resident); set_load O(1) (plus a sorted insert or erase in the loaded list
+// when a kernel gains or loses its load); memory_load_of_others / hbm_load_of_others O(kernels
+// with a load), not O(kernels of the program). Memory per kernel id: ~40 B + 4 B x XCDs of
+// residency, 16 B of loads.
 #include <algorithm>
 #include <cstdint>
 #include <optional>

@@ -447,7 +447,11 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
     // The callback may launch kernels (a program releasing what waited on this one), which can
     // grow kernels_ and move `kern`: read what is needed before it.
     const StreamId stream = kern.stream;
-    const std::function<void(TimePs)> done = kern.done;
+    const std::function<void(TimePs)> done = std::move(kern.done);
+    // Nothing asks a finished kernel's model again (refresh_all visits running kernels only): its
+    // memory goes now, not at the end of a long program.
+    kern.done = nullptr;
+    kern.model.reset();
     start_head(stream);
     if (done) done(now);
   } else if (kern.desc.holds_cus && kern.next_wg < kern.desc.workgroups) {

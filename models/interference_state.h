@@ -3,6 +3,12 @@
 // workgroups per XCD (a GEMM's with its tile geometry, so the others can see its footprint), the
 // per-XCD sums by class, and the LLC footprint of running collectives (CU or DMA).
 // Updated from the dispatcher's residency listener and by collectives as they start and stop.
+//
+// Costs: set_resident O(1) (plus a sorted insert or erase in the resident-GEMM list when a GEMM
+// starts or stops being resident); set_load O(1) (plus a sorted insert or erase in the loaded list
+// when a kernel gains or loses its load); memory_load_of_others / hbm_load_of_others O(kernels
+// with a load), not O(kernels of the program). Memory per kernel id: ~40 B + 4 B x XCDs of
+// residency, 16 B of loads.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -21,11 +27,12 @@ struct InterferenceState {
   // the last memory level it queues at (LLC, or HBM without one). A kernel's memory requests
   // queue behind everyone else's, so its exposed memory latency grows with
   // memory_load_of_others(it): the sum over every other running kernel (with two kernels, the
-  // GEMM sees the collective's load and the collective the GEMM's).
+  // GEMM sees the collective's load and the collective the GEMM's). Written through set_load().
   std::vector<double> memory_load;
   // By kernel, as memory_load: the utilization each kernel's traffic puts on HBM behind the LLC.
   // Filled only where there is an LLC (without one, memory_load already is HBM's). Requests that
-  // miss the LLC queue at the HBM channels too (models/queueing_utilization.h).
+  // miss the LLC queue at the HBM channels too (models/queueing_utilization.h). Written through
+  // set_load().
   std::vector<double> hbm_load;
   // Counterfactual for attribution: hit rates as if each kernel ran alone.
   bool isolate_caches = false;
@@ -88,6 +95,23 @@ struct InterferenceState {
     return std::find(cache_hidden.begin(), cache_hidden.end(), kernel) != cache_hidden.end();
   }
 
+  // Kernel `kernel`'s entries of memory_load and, where hbm_load reaches it, hbm_load (both sized
+  // by the caller). Keeps the list of kernels with a load, so the sums below visit only those:
+  // the vectors are indexed by kernel id, and a long program's ended kernels leave zeros there.
+  // O(loaded kernels) when a kernel gains or loses its load, O(1) otherwise.
+  void set_load(std::int32_t kernel, double memory, double hbm) {
+    const auto k = static_cast<size_t>(kernel);
+    memory_load[k] = memory;
+    if (k < hbm_load.size()) hbm_load[k] = hbm;
+    const bool loaded = memory != 0 || (k < hbm_load.size() && hbm != 0);
+    const auto at = std::lower_bound(loaded_.begin(), loaded_.end(), kernel);
+    const bool listed = at != loaded_.end() && *at == kernel;
+    if (loaded && !listed) loaded_.insert(at, kernel);
+    if (!loaded && listed) loaded_.erase(at);
+  }
+  // Kernel ids with a nonzero memory_load or hbm_load entry, ascending.
+  [[nodiscard]] const std::vector<std::int32_t>& loaded_kernels() const { return loaded_; }
+
   [[nodiscard]] double memory_load_of_others(std::int32_t kernel) const {
     return others(memory_load, kernel);
   }
@@ -105,16 +129,18 @@ private:
     const auto k = static_cast<size_t>(kernel);
     return k < kernels_.size() && !kernels_[k].per_xcd.empty() ? &kernels_[k] : nullptr;
   }
-  // Summed in kernel-id order, so the same loads always give the same bits.
-  [[nodiscard]] static double others(const std::vector<double>& load, std::int32_t kernel) {
+  // Summed in kernel-id order, so the same loads always give the same bits (the zeros of the
+  // kernels not listed would add nothing: every load is >= 0).
+  [[nodiscard]] double others(const std::vector<double>& load, std::int32_t kernel) const {
     double sum = 0;
-    for (size_t k = 0; k < load.size(); ++k) {
-      if (static_cast<std::int32_t>(k) != kernel) sum += load[k];
+    for (const std::int32_t k : loaded_) {
+      if (k != kernel && static_cast<size_t>(k) < load.size()) sum += load[static_cast<size_t>(k)];
     }
     return sum;
   }
 
   std::vector<Residency> kernels_;
+  std::vector<std::int32_t> loaded_;  // see loaded_kernels()
   std::vector<std::int32_t> resident_gemms_;
 };
 

@@ -59,8 +59,12 @@ void MemoryLoadObserver::settle(engine::Simulation& sim) {
   // Nothing this observer reads changed: the loads, and so the decision below, are the last step's.
   if (!moved) return;
 
-  sums_.assign(kernel_memory_.size(), 0.0);
-  hbm_sums_.assign(kernel_memory_.size(), 0.0);
+  // The kernels whose sums can differ from zero (those owning a live flow) or from what the state
+  // holds (those with a load there): every other kernel's sum is 0 and its load already 0, so it
+  // can neither ask for a refresh nor change with one. Per-kernel arrays grow to the highest
+  // kernel seen, as a sum over every kernel would have them.
+  kernels_.clear();
+  ++stamp_;
   for (const SlotLoad& s : slots_) {
     if (s.kernel < 0) continue;
     const auto k = static_cast<size_t>(s.kernel);
@@ -68,10 +72,30 @@ void MemoryLoadObserver::settle(engine::Simulation& sim) {
       sums_.resize(k + 1, 0.0);
       hbm_sums_.resize(k + 1, 0.0);
       kernel_memory_.resize(k + 1, KernelClass::gemm);
+      listed_.resize(k + 1, 0);
+    }
+    if (listed_[k] != stamp_) {
+      listed_[k] = stamp_;
+      kernels_.push_back(s.kernel);
+      sums_[k] = 0.0;
+      hbm_sums_[k] = 0.0;
     }
     kernel_memory_[k] = s.memory;
     sums_[k] += s.load;
     hbm_sums_[k] += s.hbm;
+  }
+  for (const std::int32_t k : state_.loaded_kernels()) {
+    if (listed_.size() <= static_cast<size_t>(k)) {  // a load set before this observer saw the kernel
+      sums_.resize(static_cast<size_t>(k) + 1, 0.0);
+      hbm_sums_.resize(static_cast<size_t>(k) + 1, 0.0);
+      kernel_memory_.resize(static_cast<size_t>(k) + 1, KernelClass::gemm);
+      listed_.resize(static_cast<size_t>(k) + 1, 0);
+    }
+    if (listed_[static_cast<size_t>(k)] == stamp_) continue;
+    listed_[static_cast<size_t>(k)] = stamp_;
+    kernels_.push_back(k);
+    sums_[static_cast<size_t>(k)] = 0.0;
+    hbm_sums_[static_cast<size_t>(k)] = 0.0;
   }
   if (state_.memory_load.size() < sums_.size()) state_.memory_load.resize(sums_.size(), 0.0);
   const bool has_hbm = hbm_[0] >= 0 || hbm_[1] >= 0;
@@ -79,7 +103,8 @@ void MemoryLoadObserver::settle(engine::Simulation& sim) {
   // Utilization of the level each kernel queues at; with private memory (an attribution
   // counterfactual) each kernel's load still counts against its own copy's capacity.
   bool refresh = false;
-  for (size_t k = 0; k < sums_.size(); ++k) {
+  for (const std::int32_t kernel : kernels_) {
+    const auto k = static_cast<size_t>(kernel);
     const double cap = solver.capacity(level_[static_cast<size_t>(kernel_memory_[k])]);
     sums_[k] = cap > 0 ? sums_[k] / cap : 0.0;
     if (std::fabs(sums_[k] - state_.memory_load[k]) > kRefreshThreshold) refresh = true;
@@ -90,8 +115,8 @@ void MemoryLoadObserver::settle(engine::Simulation& sim) {
     if (std::fabs(hbm_sums_[k] - state_.hbm_load[k]) > kRefreshThreshold) refresh = true;
   }
   if (refresh) {
-    std::copy(sums_.begin(), sums_.end(), state_.memory_load.begin());
-    if (has_hbm) std::copy(hbm_sums_.begin(), hbm_sums_.end(), state_.hbm_load.begin());
+    for (const std::int32_t k : kernels_)
+      state_.set_load(k, sums_[static_cast<size_t>(k)], has_hbm ? hbm_sums_[static_cast<size_t>(k)] : 0.0);
     refresh_();
   }
 }

@@ -8,7 +8,8 @@
 // Work per step is O(flows that changed) (the solver's change feed): each changed flow's load is
 // re-derived from its owner and demands; only when something changed are the per-kernel sums
 // re-added, over a dense per-slot array in slot order, so they come out bit for bit as a scan of
-// every live flow would give them.
+// every live flow would give them, for the kernels with a live flow or a load in the state only
+// (O(live flows + loaded kernels), not O(kernels of the program)).
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -45,9 +46,12 @@ private:
   engine::ChangeFeed feed_ = -1;
   std::vector<SlotLoad> slots_;
   std::vector<std::int32_t> changed_;  // scratch
-  std::vector<double> sums_;           // scratch: by kernel
+  std::vector<double> sums_;           // scratch: by kernel (valid for the kernels in kernels_)
   std::vector<double> hbm_sums_;       // scratch: by kernel
   std::vector<KernelClass> kernel_memory_;
+  std::vector<std::int32_t> kernels_;  // scratch: the kernels this settle looks at
+  std::vector<std::uint32_t> listed_;  // by kernel: the settle (stamp_) that listed it last
+  std::uint32_t stamp_ = 0;
 };
 
 }  // namespace c3sim::models

@@ -5,6 +5,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -62,6 +64,22 @@ std::size_t Program::stream_of(std::size_t k) const {
   return static_cast<std::size_t>(s);
 }
 
+std::vector<std::vector<int>> dependency_indices(const Program& p) {
+  // The first kernel of a name wins, as kernel_index's scan finds it.
+  std::unordered_map<std::string_view, int> index;
+  index.reserve(p.kernels.size());
+  for (size_t i = 0; i < p.kernels.size(); ++i) index.try_emplace(p.kernels[i].name, static_cast<int>(i));
+  std::vector<std::vector<int>> out(p.kernels.size());
+  for (size_t i = 0; i < p.kernels.size(); ++i) {
+    out[i].reserve(p.kernels[i].after.size());
+    for (const auto& a : p.kernels[i].after) {
+      const auto it = index.find(a);
+      out[i].push_back(it == index.end() ? -1 : it->second);
+    }
+  }
+  return out;
+}
+
 std::vector<int> stream_predecessors(const Program& p) {
   std::vector<int> prev(p.kernels.size(), -1);
   std::map<std::string, int> last;
@@ -108,10 +126,10 @@ std::string key_of(const Program& p, const ProgramKernel& k, const std::string& 
 std::vector<std::vector<int>> successors(const Program& p) {
   std::vector<std::vector<int>> next(p.kernels.size());
   const std::vector<int> prev = stream_predecessors(p);
+  const std::vector<std::vector<int>> waits_for = dependency_indices(p);
   for (size_t i = 0; i < p.kernels.size(); ++i) {
-    for (const auto& a : p.kernels[i].after) {
-      const int u = p.kernel_index(a);  // validate_program reports an unknown name
-      if (u >= 0) next[static_cast<size_t>(u)].push_back(static_cast<int>(i));
+    for (const int u : waits_for[i]) {
+      if (u >= 0) next[static_cast<size_t>(u)].push_back(static_cast<int>(i));  // validate_program reports -1
     }
     if (prev[i] >= 0) next[static_cast<size_t>(prev[i])].push_back(static_cast<int>(i));
   }

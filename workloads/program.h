@@ -152,6 +152,12 @@ void check_program_fits(const Program& p, int node_gpus, int node_cus);
 // For each kernel (program order), the previous kernel of its stream, -1 for a stream's first.
 std::vector<int> stream_predecessors(const Program& p);
 
+// For each kernel (program order), the indices of the kernels its `after` names, in the order it
+// names them (-1 for a name that is not a kernel of the program). O(total `after` entries) with
+// one hash of each kernel name: for code that follows dependencies on every step, where
+// kernel_at's scan would make a long program quadratic.
+std::vector<std::vector<int>> dependency_indices(const Program& p);
+
 // Kernel indices in an order that respects `after` and stream order (validate_program first).
 std::vector<int> topological_order(const Program& p);
 

@@ -87,8 +87,11 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     std::optional<CollectivePlan> plan;        // collectives
     std::unique_ptr<DmaCollective> dma;        // DMA collectives
     std::unique_ptr<DmaCopy> copy;             // DMA copies
-    std::shared_ptr<GemmWorkgroupModel> gemm;  // GEMMs: its traffic, read when the run ends
-    bool polluting = false;                    // CU workgroups resident: its LLC footprint is counted
+    std::shared_ptr<GemmWorkgroupModel> gemm;  // GEMMs while they run (dropped at their end)
+    std::int64_t gemm_workgroups = 0;
+    double gemm_llc_bytes = 0, gemm_hbm_bytes = 0;  // a GEMM's traffic, kept when it ends
+    bool polluting = false;                         // CU workgroups resident: its LLC footprint is counted
+    bool watched = false;  // released, in an interference class: the residency listener tracks it
     bool released = false;
     bool gated = false;  // released, held by a start gate
     bool ended = false;
@@ -139,11 +142,12 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
   bool has_gemm = false, has_other = false;
   for (const auto& k : p.kernels) (k.kind == wl::KernelKind::gemm ? has_gemm : has_other) = true;
 
+  // Kernels with a DMA collective, ascending (the refresh visits them in program order): a refresh
+  // runs on most steps, and a scan of every kernel there made a run quadratic in its length.
+  std::vector<int> dma_kernels;
   auto refresh_all = [&] {
     gpu.refresh_all();
-    for (auto& l : live) {
-      if (l.dma) l.dma->refresh_queueing();
-    }
+    for (const int i : dma_kernels) live[static_cast<size_t>(i)].dma->refresh_queueing();
   };
   MemoryLoadObserver memory_load(res, state, refresh_all, spec_.model.memory.hbm_queueing);
   const bool queueing = spec_.model.gemm.memory_stall_fraction > 0 ||
@@ -151,14 +155,24 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
                         spec_.model.dma.memory_stall_fraction > 0;
   if (has_gemm && has_other && queueing) sim.add_observer(&memory_load);
 
-  // Kernels that may hold workgroups (ascending ids, so pollution sums in a fixed order): added
-  // when released, dropped once ended with nothing resident. The listener visits only these and
-  // the state changes only where a count moved (InterferenceState::set_resident).
-  std::vector<int> watched;
+  // The listener visits, in ascending kernel order (so pollution sums in a fixed order), the
+  // released kernels of an interference class whose residency may have moved: those with
+  // workgroups on the dispatcher now, and those the state still counts as resident. Any other
+  // kernel's count is 0 on both sides, where set_resident changes nothing. (Visiting every
+  // released kernel instead made each residency change cost O(kernels queued on the streams).)
+  std::vector<int> resident_kernels;  // kernels with state residency, ascending
+  std::vector<int> visit;             // scratch
   gpu.set_residency_listener([&](engine::GpuDispatcher& g) {
-    for (const int i : watched) {
+    visit.assign(resident_kernels.begin(), resident_kernels.end());
+    for (const engine::KernelId id : g.running_kernels()) {
+      if (const int i = g.desc(id).owner.kernel; i >= 0) visit.push_back(i);
+    }
+    std::sort(visit.begin(), visit.end());
+    visit.erase(std::unique(visit.begin(), visit.end()), visit.end());
+    resident_kernels.clear();
+    for (const int i : visit) {
       Live& l = live[static_cast<size_t>(i)];
-      if (l.id < 0) continue;
+      if (!l.watched || l.id < 0) continue;
       for (int x = 0; x < X; ++x) state.set_resident(i, x, g.resident(l.id, x));
       // A CU collective, or a DMA collective's CU reduce-scatter phase (l.id is that kernel; a
       // copy-only DMA collective has none), streams its buffers through the LLC while resident, as
@@ -170,17 +184,21 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
           l.polluting = on;
         }
       }
+      if (state.resident_total(i) > 0) resident_kernels.push_back(i);
     }
-    std::erase_if(watched,
-                  [&](int i) { return live[static_cast<size_t>(i)].ended && state.resident_total(i) == 0; });
     g.refresh_all();
   });
 
-  // Stream order: for each stream, its kernels in launch order.
+  // Stream order: for each stream, its kernels in launch order; per kernel, its stream and the
+  // kernels it waits for, as indices (resolved once: release_ready runs on every kernel end and
+  // every host launch, and a name lookup there made a run quadratic in the program's length).
+  std::vector<size_t> stream_of(n);
   std::vector<std::vector<int>> on_stream(p.streams.size());
   for (size_t i = 0; i < n; ++i) {
-    on_stream[p.stream_of(i)].push_back(static_cast<int>(i));
+    stream_of[i] = p.stream_of(i);
+    on_stream[stream_of[i]].push_back(static_cast<int>(i));
   }
+  const std::vector<std::vector<int>> waits_for = wl::dependency_indices(p);
   std::vector<size_t> next_on_stream(p.streams.size(), 0);
   std::vector<bool> host_launched(n, false);
 
@@ -194,7 +212,13 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     release_ready();
   };
   auto finished = [&](int i, TimePs now) {
-    live[static_cast<size_t>(i)].body_end = now;
+    Live& done = live[static_cast<size_t>(i)];
+    done.body_end = now;
+    if (done.gemm) {  // keep its traffic, not the model
+      done.gemm_llc_bytes = done.gemm->bytes().llc;
+      done.gemm_hbm_bytes = done.gemm->bytes().hbm;
+      done.gemm.reset();
+    }
     if (const TimePs gate = gate_of(knobs.end_gate, static_cast<size_t>(i)); gate > now) {
       sim.at(gate, [&end_kernel, i, gate] { end_kernel(i, gate); });
     } else {
@@ -211,7 +235,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     // copy holds none.
     if (const wl::KernelKind kind = p.kernels[static_cast<size_t>(i)].kind;
         kind != wl::KernelKind::measured && kind != wl::KernelKind::dma_copy) {
-      watched.insert(std::lower_bound(watched.begin(), watched.end(), i), i);
+      l.watched = true;
     }
     if (const TimePs gate = gate_of(knobs.start_gate, static_cast<size_t>(i)); gate > sim.now()) {
       l.gated = true;
@@ -229,7 +253,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     const wl::ProgramKernel& k = p.kernels[static_cast<size_t>(i)];
     Live& l = live[static_cast<size_t>(i)];
     l.began = sim.now();
-    const size_t stream_index = p.stream_of(static_cast<size_t>(i));
+    const size_t stream_index = stream_of[static_cast<size_t>(i)];
     const engine::StreamId stream = stream_ids[stream_index];
     const wl::ProgramStream& ps = p.streams[stream_index];
     switch (k.kind) {
@@ -239,6 +263,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
         state.declare_gemm(i, plan.geometry);
         auto model = std::make_shared<GemmWorkgroupModel>(plan, spec_, cache_model_, res, state);
         l.gemm = model;
+        l.gemm_workgroups = plan.workgroups;
         // Kernel ids are the program's kernel indices: every flow of kernel i carries owner i.
         engine::KernelDesc d{fmt::format("gemm:{}", k.name),
                              plan.workgroups,
@@ -286,6 +311,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
           o.sync_stream = stream;
           o.kernel = i;
           l.dma = std::make_unique<DmaCollective>(sim, res, spec_, *l.plan, state, o);
+          dma_kernels.insert(std::lower_bound(dma_kernels.begin(), dma_kernels.end(), i), i);
           const TimePs began = sim.now();
           l.dma->start([&finished, &knobs, i, began, name = k.name](TimePs now) {
             if (knobs.trace)
@@ -319,7 +345,8 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
         const wl::ProgramKernel& k = p.kernels[static_cast<size_t>(i)];
         if (!host_launched[static_cast<size_t>(i)]) continue;
         bool deps = true;
-        for (const auto& a : k.after) deps = deps && live[p.kernel_at(a)].ended;
+        for (const int a : waits_for[static_cast<size_t>(i)])
+          deps = deps && live[static_cast<size_t>(a)].ended;
         if (!deps) continue;
         if (next_on_stream[s] > 0) {
           const auto prev = static_cast<size_t>(on_stream[s][next_on_stream[s] - 1]);
@@ -355,6 +382,8 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
   sim.run();
 
   ProgramRun out;
+  out.kernels.reserve(n);
+  const std::vector<int> prev_on_stream = wl::stream_predecessors(p);
   TimePs last = 0;
   for (size_t i = 0; i < n; ++i) {
     const Live& l = live[i];
@@ -365,9 +394,8 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     // A CU kernel is handed to the dispatcher behind its stream predecessor; it is ready when
     // that one has ended.
     TimePs ready = l.ready;
-    const auto& queue = on_stream[p.stream_of(i)];
-    const auto pos = std::find(queue.begin(), queue.end(), static_cast<int>(i));
-    if (pos != queue.begin()) ready = std::max(ready, live[static_cast<size_t>(*(pos - 1))].end);
+    if (const int prev = prev_on_stream[i]; prev >= 0)
+      ready = std::max(ready, live[static_cast<size_t>(prev)].end);
     TimePs start = ready;
     if (l.id >= 0) start = gpu.stats(l.id).first_dispatch;
     if (l.dma && !l.dma->transfers().empty()) {
@@ -392,10 +420,10 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     r.first_dispatch_ps = l.id >= 0 ? gpu.stats(l.id).first_dispatch : -1;
     if (l.dma && !l.dma->transfers().empty()) r.first_dispatch_ps = l.dma->transfers().front().start;
     if (l.id >= 0) r.workgroups = gpu.stats(l.id).workgroups;
-    if (l.gemm) {
-      r.workgroups = l.gemm->plan().workgroups;
-      r.llc_bytes = l.gemm->bytes().llc;
-      r.hbm_bytes = l.gemm->bytes().hbm;
+    if (l.gemm_workgroups > 0) {
+      r.workgroups = l.gemm_workgroups;
+      r.llc_bytes = l.gemm_llc_bytes;
+      r.hbm_bytes = l.gemm_hbm_bytes;
     }
     if (l.plan) {
       const bool cu = p.kernels[i].collective.impl == wl::CollectiveImpl::cu;
@@ -420,7 +448,11 @@ double ProgramSimulator::isolated_us(const wl::Program& p, int kernel) {
   wl::ProgramStream s = *p.stream(k.stream);
   alone.streams = {s};
   wl::ProgramKernel only = k;
-  only.name = std::string(1, 'k');  // one name for every isolated kernel: the memo key ignores names
+  // One name for every isolated kernel, and no trace kernel name: the memo key ignores what does
+  // not change the run (and writing a long `source` into every kernel's key was a visible share
+  // of a long program's run).
+  only.name = std::string(1, 'k');
+  only.measured.source.clear();
   only.after.clear();
   only.gap_us.reset();
   alone.kernels = {only};
@@ -455,17 +487,24 @@ CacheInterference ProgramSimulator::cache_interference(const wl::Program& p) {
 }
 
 double ProgramSimulator::ideal_us(const wl::Program& p) {
+  std::vector<double> iso(p.kernels.size());
+  for (size_t i = 0; i < iso.size(); ++i) iso[i] = isolated_us(p, static_cast<int>(i));
+  return ideal_us(p, iso);
+}
+
+double ProgramSimulator::ideal_us(const wl::Program& p, const std::vector<double>& iso) {
   wl::validate_program(p);
   const std::vector<double> launch = launch_times_us(p);
   std::vector<double> end(p.kernels.size(), 0);
   const std::vector<int> prev_on_stream = wl::stream_predecessors(p);
+  const std::vector<std::vector<int>> waits_for = wl::dependency_indices(p);
   double step = 0;
   for (int i : wl::topological_order(p)) {
     const auto u = static_cast<size_t>(i);
     double ready = launch[u];
     if (prev_on_stream[u] >= 0) ready = std::max(ready, end[static_cast<size_t>(prev_on_stream[u])]);
-    for (const auto& a : p.kernels[u].after) ready = std::max(ready, end[p.kernel_at(a)]);
-    end[u] = ready + isolated_us(p, i);
+    for (const int a : waits_for[u]) ready = std::max(ready, end[static_cast<size_t>(a)]);
+    end[u] = ready + iso[u];
     step = std::max(step, end[u]);
   }
   return step;
@@ -492,8 +531,13 @@ ProgramResult ProgramSimulator::run(const wl::Program& p, const std::string& pol
     const std::vector<Attribution> causes = attribute_slowdowns(*this, p, run, iso);
     for (size_t i = 0; i < causes.size(); ++i) r.kernels[i].attribution = causes[i];
   }
-  for (size_t i = 0; i < base.kernels.size(); ++i) r.serial_us += isolated_us(base, static_cast<int>(i));
-  r.ideal_us = ideal_us(base);
+  // Each isolated time once: a memo hit still writes the kernel's key.
+  std::vector<double> base_iso(base.kernels.size());
+  for (size_t i = 0; i < base.kernels.size(); ++i) {
+    base_iso[i] = isolated_us(base, static_cast<int>(i));
+    r.serial_us += base_iso[i];
+  }
+  r.ideal_us = ideal_us(base, base_iso);
   return r;
 }
 

@@ -143,6 +143,9 @@ public:
   [[nodiscard]] std::vector<double> launch_times_us(const wl::Program& program) const;
 
 private:
+  // The same with each kernel's isolated time given (in program order).
+  double ideal_us(const wl::Program& program, const std::vector<double>& iso);
+
   hw::NodeSpec spec_;
   int max_cohort_size_;
   CacheModel cache_model_;

@@ -219,6 +219,8 @@ bool GpuDispatcher::place(KernelId k, const std::vector<std::int64_t>* limits) {
   }
   if (batch == 0) return false;
 
+  if (kern.next_wg == kern.finished_wgs)
+    running_.insert(std::lower_bound(running_.begin(), running_.end(), k), k);
   kern.next_wg += batch;
   if (kern.stats.first_dispatch < 0) kern.stats.first_dispatch = sim_.now();
   kern.stats.last_dispatch = sim_.now();
@@ -412,6 +414,8 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
   kern.model->cohort_retired(c->ctx);
   resident_[static_cast<size_t>(c->kernel)][static_cast<size_t>(c->ctx.xcd)] -= c->ctx.count;
   kern.finished_wgs += c->ctx.count;
+  if (kern.finished_wgs == kern.next_wg)
+    running_.erase(std::lower_bound(running_.begin(), running_.end(), held_by));
   if (TraceRecorder* tr = sim_.trace()) {
     tr->span(fmt::format("gpu{}", config_.index), TraceTrack::xcd(c->ctx.xcd),
              fmt::format("{} x{}", kern.desc.name, c->ctx.count), c->started, now, {kern.desc.owner.kind});
@@ -443,7 +447,11 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
     // The callback may launch kernels (a program releasing what waited on this one), which can
     // grow kernels_ and move `kern`: read what is needed before it.
     const StreamId stream = kern.stream;
-    const std::function<void(TimePs)> done = kern.done;
+    const std::function<void(TimePs)> done = std::move(kern.done);
+    // Nothing asks a finished kernel's model again (refresh_all visits running kernels only): its
+    // memory goes now, not at the end of a long program.
+    kern.done = nullptr;
+    kern.model.reset();
     start_head(stream);
     if (done) done(now);
   } else if (kern.desc.holds_cus && kern.next_wg < kern.desc.workgroups) {
@@ -484,9 +492,7 @@ void GpuDispatcher::after_retires() {
 
 void GpuDispatcher::refresh_all() {
   // Kernels with workgroups dispatched and not all finished have running cohorts.
-  for (const Kernel& k : kernels_) {
-    if (k.next_wg > k.finished_wgs) k.model->begin_refresh();
-  }
+  for (const KernelId k : running_) kernels_[static_cast<size_t>(k)].model->begin_refresh();
   for (const auto& c : cohorts_) {
     if (!sim_.solver().alive(c->flow)) continue;  // still in its startup latency
     Kernel& kern = kernels_[static_cast<size_t>(c->kernel)];

@@ -21,6 +21,18 @@
 //   workgroup frees goes straight back to the same kernel while it has workgroups pending, before
 //   any other queue of any priority (the workgroup fetching its next tile), but a workgroup that
 //   could not start for want of CUs takes its tiles only when it gets one.
+//
+// Costs (S streams, X XCDs, C CUs per XCD, R running kernels, H running cohorts):
+// - launch: O(X) for the kernel's per-XCD counters, amortized O(1) append to its stream's queue;
+//   memory per kernel ~ 200 B + 40 B x X for its record (a finished kernel's model and callback
+//   are released: the record keeps its name and statistics).
+// - a dispatch round (after every arrival and every instant's retires): O(S log S) to order the
+//   stream heads, O(X) per ready kernel, O(workgroups placed) (O(1) per whole-CU workgroup from
+//   per-XCD idle bit masks, O(C) otherwise).
+// - retire: O(CUs the cohort held) + O(S) to settle free counts + O(H) to unlist the cohort.
+// - refresh_all: O(R + H) model calls (the running-kernel list, sorted, O(R) to update on a
+//   kernel's first placement and last retire).
+// - resident(k, x), stats(k): O(1).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -98,6 +110,7 @@ public:
   }
   [[nodiscard]] const KernelDesc& desc(KernelId k) const { return kernels_.at(static_cast<size_t>(k)).desc; }
   [[nodiscard]] const std::vector<std::unique_ptr<Cohort>>& cohorts() const { return cohorts_; }
+  // A queued or running kernel's model (a finished kernel's is released).
   [[nodiscard]] WorkgroupModel& model(KernelId k) const { return *kernels_.at(static_cast<size_t>(k)).model; }
   // Workgroups of kernel k resident on XCD x right now.
   // Inline: the residency listener reads every kernel x XCD after every retire.
@@ -105,6 +118,8 @@ public:
     return resident_.at(static_cast<size_t>(k)).at(static_cast<size_t>(xcd));
   }
   [[nodiscard]] int busy_cus() const;
+  // Kernels with workgroups resident now (dispatched and not all finished), ascending.
+  [[nodiscard]] const std::vector<KernelId>& running_kernels() const { return running_; }
 
   // Re-asks every running cohort's model for its demands (cache pressure changed).
   void refresh_all();
@@ -161,6 +176,9 @@ private:
   std::vector<std::unique_ptr<Cohort>> spare_cohorts_;  // retired, kept for reuse
   std::int32_t cohorts_made_ = 0;
   std::vector<std::vector<int>> resident_;  // [kernel][xcd]
+  // Kernels with workgroups dispatched and not all finished (so with cohorts), ascending: what
+  // refresh_all() visits. Sorted insert/erase, O(running kernels), a handful.
+  std::vector<KernelId> running_;
   // Workgroups placed in the current dispatch round, one entry per (kernel, XCD).
   struct Claim {
     KernelId kernel = -1;

@@ -3,6 +3,9 @@
 // per engine) and resource-utilization counters sampled whenever rates may have changed.
 // Exporters (Chrome/Perfetto trace JSON) live beside it; recording costs nothing when disabled
 // because the simulation only calls it through a null-checked pointer.
+//
+// Costs: span() amortized O(1) (a push; ~120 B + its strings per span); sample_counters() O(R)
+// per step for R resources, a sample (16 B) kept only for a resource whose utilization changed.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -1,11 +1,13 @@
 // Engine throughput: events per second of the event queue and of a full C3 simulation, and the
 // cost of one paper scenario under each policy. Run: build/bench/bench_engine
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include "hardware/hardware_loader.h"
 #include "models/c3_simulator.h"
 #include "models/policy.h"
 #include "sim/engine/event_queue.h"
+#include "sim/engine/gpu_dispatcher.h"
 #include "sim/engine/simulation.h"
 #include "workloads/paper_catalog.h"
 
@@ -76,6 +78,47 @@ void BM_FluidSharedComponent(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(BM_FluidSharedComponent)->Arg(32)->Arg(256);
+
+// A kernel of one-CU workgroups that each stream a fixed number of bytes through one shared
+// resource: the dispatcher's and solver's work without any model behind it.
+class StreamingModel final : public c3sim::engine::WorkgroupModel {
+public:
+  explicit StreamingModel(c3sim::engine::ResourceId memory) : memory_(memory) {}
+  c3sim::engine::CohortWork cohort_work(const c3sim::engine::CohortContext& ctx) override {
+    (void)ctx;
+    return {1e6, {{memory_, 1.0}}, 2e10, 0};
+  }
+
+private:
+  c3sim::engine::ResourceId memory_;
+};
+
+void BM_DispatcherKernels(benchmark::State& state) {
+  // n kernels of 132 workgroups round-robin on 4 streams of a 132-CU GPU, each stream's kernels in
+  // order, every retire followed by a residency refresh (as the program simulator's listener does).
+  const auto n = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    c3sim::engine::Simulation sim;
+    const auto memory = sim.add_resource("hbm", 4.8e12);
+    c3sim::engine::GpuDispatcher gpu(sim, c3sim::engine::GpuConfig{0, 1, 132, 1, 1 << 30, 0});
+    gpu.set_residency_listener([](c3sim::engine::GpuDispatcher& g) { g.refresh_all(); });
+    std::vector<c3sim::engine::StreamId> streams;
+    for (int s = 0; s < 4; ++s) streams.push_back(gpu.add_stream({fmt::format("s{}", s), 0, {}}));
+    auto model = std::make_shared<StreamingModel>(memory);
+    for (int i = 0; i < n; ++i) {
+      sim.at(i * 1'000'000, [&, i] {
+        gpu.launch(
+            streams[static_cast<size_t>(i % 4)],
+            c3sim::engine::KernelDesc{"k", 132, 1, 2'000'000, {i, c3sim::engine::KernelKind::memory}, false},
+            model, nullptr);
+      });
+    }
+    sim.run();
+    benchmark::DoNotOptimize(sim.now());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_DispatcherKernels)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
 
 void BM_C3Scenario(benchmark::State& state, const char* scenario, const char* policy) {
   const auto spec = c3sim::hw::load_hardware("mi300x");

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,27 @@ TEST(GpuDispatcher, WaveCountFromOccupancy) {
                [&](TimePs t) { done = t; });
   r.sim.run();
   EXPECT_EQ(done, s_to_ps(3e-3));
+}
+
+TEST(GpuDispatcher, RunningKernelsAreThoseWithWorkgroupsResident) {
+  // 1 XCD x 4 CUs. Stream a: kernel 0 (4 workgroups of 1 ms, the whole GPU) then kernel 2; stream
+  // b: kernel 1 (1 workgroup), which waits for a CU until kernel 0 ends at 1 ms.
+  Rig r(GpuConfig{0, 1, 4, 1, 1 << 30});
+  const StreamId a = r.gpu.add_stream({"a", 0, {}});
+  const StreamId b = r.gpu.add_stream({"b", 0, {}});
+  auto model = std::make_shared<FixedTimeModel>(1e-3);
+  std::vector<std::vector<KernelId>> seen;  // running kernels at each residency change
+  r.gpu.set_residency_listener([&](GpuDispatcher& g) { seen.push_back(g.running_kernels()); });
+  r.gpu.launch(a, KernelDesc{"k0", 4, 1, 0, {0, KernelKind::gemm}}, model, nullptr);
+  r.gpu.launch(b, KernelDesc{"k1", 1, 1, 0, {1, KernelKind::gemm}}, model, nullptr);
+  r.gpu.launch(a, KernelDesc{"k2", 2, 1, 0, {2, KernelKind::gemm}}, model, nullptr);
+  r.sim.run();
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen.front(), (std::vector<KernelId>{0}));  // k1 waits: no CU free
+  // At 1 ms k0's CUs go to k1 and k2 together (ascending ids); at 2 ms both end.
+  EXPECT_NE(std::find(seen.begin(), seen.end(), std::vector<KernelId>{1, 2}), seen.end());
+  EXPECT_TRUE(seen.back().empty());
+  EXPECT_TRUE(r.gpu.running_kernels().empty());
 }
 
 TEST(GpuDispatcher, StrictRoundRobinAcrossXcds) {

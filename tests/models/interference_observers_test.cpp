@@ -64,6 +64,23 @@ TEST(MemoryLoadObserver, EachKernelSeesTheSumOfEveryOtherKernelsLoad) {
   EXPECT_NEAR(state.memory_load[2], 0.055, 1e-12);
 }
 
+TEST(InterferenceState, LoadOfOthersSumsOnlyTheKernelsWithALoad) {
+  InterferenceState state(1);
+  state.memory_load.assign(6, 0.0);
+  state.hbm_load.assign(6, 0.0);
+  state.set_load(4, 0.25, 0.0);
+  state.set_load(1, 0.5, 0.125);
+  state.set_load(3, 0.0, 0.0);  // no load: not listed
+  EXPECT_EQ(state.loaded_kernels(), (std::vector<std::int32_t>{1, 4}));
+  EXPECT_DOUBLE_EQ(state.memory_load_of_others(0), 0.75);
+  EXPECT_DOUBLE_EQ(state.memory_load_of_others(1), 0.25);
+  EXPECT_DOUBLE_EQ(state.hbm_load_of_others(4), 0.125);
+  state.set_load(1, 0.0, 0.0);  // kernel 1 ended
+  EXPECT_EQ(state.loaded_kernels(), (std::vector<std::int32_t>{4}));
+  EXPECT_DOUBLE_EQ(state.memory_load_of_others(0), 0.25);
+  EXPECT_DOUBLE_EQ(state.hbm_load_of_others(4), 0.0);
+}
+
 TEST(MemoryLoadObserver, BehindAnLlcEachKernelsHbmLoadIsTrackedToo) {
   // model.memory.hbm_queueing on MI300X: the LLC is the queueing level, HBM is behind it. A GEMM cohort
   // moving 1 byte of LLC and 0.5 byte of HBM traffic per unit at 0.1 x LLC capacity units/s, and a collective

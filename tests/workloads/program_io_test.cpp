@@ -110,6 +110,19 @@ TEST(ProgramIo, TopologicalOrderRespectsStreamsAndEvents) {
   EXPECT_LT(pos(2), pos(4));  // up after add (stream order on compute)
 }
 
+TEST(ProgramIo, DependencyIndicesFollowAfterInOrder) {
+  Program p = load(kTp)[0];
+  p.kernels[4].after = {p.kernels[2].name, "no_such_kernel", p.kernels[0].name};
+  const std::vector<std::vector<int>> deps = dependency_indices(p);
+  ASSERT_EQ(deps.size(), p.kernels.size());
+  for (size_t i = 0; i < 4; ++i) {  // each name resolves to the kernel kernel_at finds
+    ASSERT_EQ(deps[i].size(), p.kernels[i].after.size());
+    for (size_t j = 0; j < deps[i].size(); ++j)
+      EXPECT_EQ(deps[i][j], static_cast<int>(p.kernel_at(p.kernels[i].after[j])));
+  }
+  EXPECT_EQ(deps[4], (std::vector<int>{2, -1, 0}));  // in the order named; unknown = -1
+}
+
 TEST(ProgramIo, BadInputNamesFileLineAndKey) {
   struct Case {
     std::string text, key, words;

@@ -434,6 +434,7 @@ const FieldDef* find_per_op_field(std::string_view parameter, CollectiveOp op) {
 
 std::vector<std::string> field_names() {
   std::vector<std::string> out;
+  out.reserve(kFields.size());
   for (const FieldDef& f : kFields) out.emplace_back(f.key);
   return out;
 }

@@ -45,7 +45,9 @@ TEST(PerOpParameters, EachOpReadsOnlyItsOwnValue) {
       EXPECT_EQ(simple_protocol_efficiency(other, cm),
                 own || through_default ? 0.625 : simple_protocol_efficiency(other, b));
       EXPECT_EQ(partition_rate(other, cm), own ? 1.25 : 1.0);
-      if (own) EXPECT_EQ(copy_passes_of(other, cm), 3.0);
+      if (own) {
+        EXPECT_EQ(copy_passes_of(other, cm), 3.0);
+      }
       // The plan carries the accessor's value.
       const CollectivePlan p =
           plan_collective({other, 1 << 20, wl::CollectiveImpl::cu, {}}, s, 8, std::nullopt);

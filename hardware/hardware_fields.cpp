@@ -1,8 +1,10 @@
 #include "hardware/hardware_fields.h"
 
+#include <array>
 #include <charconv>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -56,23 +58,9 @@ bool has_workgroup_remap(const NodeSpec& s) {
 bool has_local_copy(const NodeSpec& s) { return s.model.collective.workgroup_local_copy_bw != 0; }
 bool has_channel_queueing(const NodeSpec& s) { return s.model.collective.channel_queueing; }
 bool has_ll_protocol(const NodeSpec& s) { return s.model.collective.ll_protocol_efficiency != 0; }
-bool has_a2a_efficiency(const NodeSpec& s) { return s.model.collective.all_to_all_protocol_efficiency != 0; }
-bool has_rs_efficiency(const NodeSpec& s) {
-  return s.model.collective.reduce_scatter_protocol_efficiency != 0;
-}
-bool has_ar_efficiency(const NodeSpec& s) { return s.model.collective.all_reduce_protocol_efficiency != 0; }
 bool has_max_channels(const NodeSpec& s) { return s.model.collective.max_channels != 0; }
 bool has_max_p2p_channels(const NodeSpec& s) { return s.model.collective.max_p2p_channels != 0; }
 bool has_partition_caps_channels(const NodeSpec& s) { return s.model.collective.partition_caps_channels; }
-bool has_ag_partition_rate(const NodeSpec& s) { return s.model.collective.all_gather_partition_rate != 0; }
-bool has_a2a_partition_rate(const NodeSpec& s) { return s.model.collective.all_to_all_partition_rate != 0; }
-bool has_rs_partition_rate(const NodeSpec& s) {
-  return s.model.collective.reduce_scatter_partition_rate != 0;
-}
-bool has_ar_partition_rate(const NodeSpec& s) { return s.model.collective.all_reduce_partition_rate != 0; }
-bool has_reduction_passes(const NodeSpec& s) {
-  return s.model.collective.reduce_scatter_copy_passes != 0 || s.model.collective.all_reduce_copy_passes != 0;
-}
 // DMA-engine what-ifs: absent means today's host-driven, copy-only engine.
 bool has_reduce_bw(const NodeSpec& s) { return s.dma.reduce_bw != 0; }
 bool has_engine_start(const NodeSpec& s) { return s.model.dma.engine_start_latency != 0; }
@@ -100,9 +88,97 @@ using M = ModelParams;
 constexpr bool kReq = true;
 constexpr bool kOpt = false;
 
+// Per-op parameters (hw::PerOp): one table line declares the field of every op.
+
+// How a per-op parameter's keys are spelled and which must be present.
+enum class PerOpForm {
+  each_optional,     // `<op>_<name>` for every op, each optional (absent = the parameter's default)
+  copying_required,  // `<op>_<name>` for every op; required for the ops that do not reduce
+  all_gather_bare,   // `<name>` is the all-gather's and required (every op's default); `<op>_<name>`
+                     //   another op's, optional
+};
+
+// A string literal as a template argument, so an op's key can be built at compile time and the
+// table keep string_views into it.
+template <std::size_t N>
+struct Literal {
+  std::array<char, N> chars{};
+  // Implicit: `per_op<"model.collective.partition_rate", ...>` converts the literal.
+  constexpr Literal(const char (&text)[N]) {  // NOLINT(google-explicit-constructor)
+    for (std::size_t i = 0; i < N; ++i) chars[i] = text[i];
+  }
+  [[nodiscard]] constexpr std::string_view view() const { return {chars.data(), N - 1}; }
+};
+
+// `Key` with the op's name put before its leaf ("model.collective.partition_rate" ->
+// "model.collective.reduce_scatter_partition_rate"), or `Key` itself when `Bare`.
+template <Literal Key, CollectiveOp Op, bool Bare>
+struct PerOpKey {
+  static constexpr std::string_view key = Key.view();
+  static constexpr std::string_view op = Bare ? std::string_view{} : std::string_view{op_traits(Op).name};
+  static constexpr std::size_t leaf_at = key.rfind('.') + 1;
+  static constexpr std::size_t size = key.size() + (Bare ? 0 : op.size() + 1);
+  static constexpr std::array<char, size> text = [] {
+    std::array<char, size> t{};
+    std::size_t n = 0;
+    for (const char c : key.substr(0, leaf_at)) t[n++] = c;
+    if (!Bare) {
+      for (const char c : op) t[n++] = c;
+      t[n++] = '_';
+    }
+    for (const char c : key.substr(leaf_at)) t[n++] = c;
+    return t;
+  }();
+  static constexpr std::string_view view{text.data(), size};
+};
+
+template <CollectiveOp Op, auto... Path>
+FieldRef per_op_ref(NodeSpec& s) {
+  return &(s.*....*Path)[Op];
+}
+template <CollectiveOp Op, auto... Path>
+bool per_op_has(const NodeSpec& s) {
+  return (s.*....*Path).has(Op);
+}
+
+template <Literal Key, PerOpForm Form, CollectiveOp Op, auto... Path>
+constexpr FieldDef per_op_field(Dimension dim, Constraint constraint) {
+  constexpr bool bare = Form == PerOpForm::all_gather_bare && Op == CollectiveOp::all_gather;
+  constexpr bool required = bare || (Form == PerOpForm::copying_required && !op_traits(Op).reduces);
+  FieldDef f{PerOpKey<Key, Op, bare>::view, dim, constraint, required, per_op_ref<Op, Path...>, nullptr};
+  if constexpr (!required) f.present = per_op_has<Op, Path...>;  // absent: the op's value is 0
+  f.per_op_parameter = Key.view();
+  f.op = Op;
+  return f;
+}
+
+// One line of the table: a field, or the fields of a per-op parameter (one per op, in op order).
+struct FieldLine {
+  std::array<FieldDef, kCollectiveOpCount> fields{};
+  std::size_t count = 0;
+  constexpr FieldLine(std::string_view key, Dimension dim, Constraint constraint, bool required,
+                      FieldRef (*ref)(NodeSpec&), bool (*present)(const NodeSpec&))
+      : fields{FieldDef{key, dim, constraint, required, ref, present}}, count(1) {}
+  explicit constexpr FieldLine(const std::array<FieldDef, kCollectiveOpCount>& per_op)
+      : fields(per_op), count(kCollectiveOpCount) {}
+};
+
+template <Literal Key, PerOpForm Form, auto... Path, std::size_t... I>
+constexpr FieldLine per_op_line(Dimension dim, Constraint constraint, std::index_sequence<I...> /*ops*/) {
+  return FieldLine(std::array<FieldDef, kCollectiveOpCount>{
+      per_op_field<Key, Form, kAllCollectiveOps[I], Path...>(dim, constraint)...});
+}
+
+// The line of the per-op parameter `Key` (its name as `<op>_<name>` keys put it after the op) stored
+// at Path (a PerOp<double>), each op's value a quantity of `dim` under `constraint`.
+template <Literal Key, PerOpForm Form, auto... Path>
+constexpr FieldLine per_op(Dimension dim, Constraint constraint) {
+  return per_op_line<Key, Form, Path...>(dim, constraint, std::make_index_sequence<kCollectiveOpCount>{});
+}
+
 // clang-format off
 // Order = the order to_yaml writes (the mi300x.yaml layout); each section's keys are contiguous.
-constexpr FieldDef kFields[] = {
+constexpr FieldLine kLines[] = {
   {"name",        D::dimensionless, C::non_empty, kReq, at<&S::name>, nullptr},
   {"description", D::dimensionless, C::none,      kReq, at<&S::description>, nullptr},
 
@@ -168,23 +244,14 @@ constexpr FieldDef kFields[] = {
   {"model.collective.workgroup_copy_bandwidth",      D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::workgroup_copy_bw>, nullptr},
   {"model.collective.workgroup_local_copy_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::workgroup_local_copy_bw>, has_local_copy},
   {"model.collective.link_bandwidth",                D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::link_bw>, nullptr},
-  {"model.collective.protocol_efficiency",           D::dimensionless, C::fraction,     kReq, at<&S::model, &M::collective, &CollectiveModel::protocol_efficiency>, nullptr},
-  {"model.collective.all_to_all_protocol_efficiency",     D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_to_all_protocol_efficiency>, has_a2a_efficiency},
-  {"model.collective.reduce_scatter_protocol_efficiency", D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::reduce_scatter_protocol_efficiency>, has_rs_efficiency},
-  {"model.collective.all_reduce_protocol_efficiency",     D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_reduce_protocol_efficiency>, has_ar_efficiency},
-  {"model.collective.all_gather_partition_rate",     D::dimensionless, C::positive, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_gather_partition_rate>, has_ag_partition_rate},
-  {"model.collective.all_to_all_partition_rate",     D::dimensionless, C::positive, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_to_all_partition_rate>, has_a2a_partition_rate},
-  {"model.collective.reduce_scatter_partition_rate", D::dimensionless, C::positive, kOpt, at<&S::model, &M::collective, &CollectiveModel::reduce_scatter_partition_rate>, has_rs_partition_rate},
-  {"model.collective.all_reduce_partition_rate",     D::dimensionless, C::positive, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_reduce_partition_rate>, has_ar_partition_rate},
+  per_op<"model.collective.protocol_efficiency", PerOpForm::all_gather_bare, &S::model, &M::collective, &CollectiveModel::protocol_efficiency>(D::dimensionless, C::fraction),
+  per_op<"model.collective.partition_rate", PerOpForm::each_optional, &S::model, &M::collective, &CollectiveModel::partition_rate>(D::dimensionless, C::positive),
   {"model.collective.launch_latency",                D::time,          C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::launch_latency>, nullptr},
   {"model.collective.step_latency",                  D::time,          C::non_negative, kReq, at<&S::model, &M::collective, &CollectiveModel::step_latency>, nullptr},
   {"model.collective.default_workgroups_all_gather", D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::default_workgroups_all_gather>, nullptr},
   {"model.collective.default_workgroups_all_to_all", D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::default_workgroups_all_to_all>, nullptr},
   {"model.collective.default_workgroups_reduce",     D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::default_workgroups_reduce>, nullptr},
-  {"model.collective.all_to_all_copy_passes",        D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::all_to_all_copy_passes>, nullptr},
-  {"model.collective.all_gather_copy_passes",        D::dimensionless, C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::all_gather_copy_passes>, nullptr},
-  {"model.collective.reduce_scatter_copy_passes",    D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::reduce_scatter_copy_passes>, has_reduction_passes},
-  {"model.collective.all_reduce_copy_passes",        D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::all_reduce_copy_passes>, has_reduction_passes},
+  per_op<"model.collective.copy_passes", PerOpForm::copying_required, &S::model, &M::collective, &CollectiveModel::copy_passes>(D::dimensionless, C::positive),
   {"model.collective.max_channels",                  D::dimensionless, C::positive, kOpt, at<&S::model, &M::collective, &CollectiveModel::max_channels>, has_max_channels},
   {"model.collective.max_p2p_channels",              D::dimensionless, C::positive, kOpt, at<&S::model, &M::collective, &CollectiveModel::max_p2p_channels>, has_max_p2p_channels},
   {"model.collective.partition_caps_channels",       D::dimensionless, C::none,     kOpt, at<&S::model, &M::collective, &CollectiveModel::partition_caps_channels>, has_partition_caps_channels},
@@ -223,6 +290,22 @@ constexpr FieldDef kFields[] = {
   {"model.power.energy_per_hbm_byte", D::energy, C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::energy_per_hbm_byte>, has_power},
 };
 // clang-format on
+
+constexpr std::size_t kFieldCount = [] {
+  std::size_t n = 0;
+  for (const FieldLine& line : kLines) n += line.count;
+  return n;
+}();
+
+// The table, one FieldDef per key.
+constexpr std::array<FieldDef, kFieldCount> kFields = [] {
+  std::array<FieldDef, kFieldCount> out{};
+  std::size_t n = 0;
+  for (const FieldLine& line : kLines) {
+    for (std::size_t i = 0; i < line.count; ++i) out[n++] = line.fields[i];
+  }
+  return out;
+}();
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -342,8 +425,16 @@ const FieldDef* find_field(std::string_view key) {
   return nullptr;
 }
 
+const FieldDef* find_per_op_field(std::string_view parameter, CollectiveOp op) {
+  for (const FieldDef& f : kFields) {
+    if (f.per_op_parameter == parameter && f.op == op) return &f;
+  }
+  return nullptr;
+}
+
 std::vector<std::string> field_names() {
   std::vector<std::string> out;
+  out.reserve(kFields.size());
   for (const FieldDef& f : kFields) out.emplace_back(f.key);
   return out;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The ONE declarative table of hardware-file fields: dotted YAML key -> where the value lives in
-// NodeSpec, its dimension (unit check) and its constraint. Loading, validation, set_field (sweeps)
-// and to_yaml all walk this table, so adding a field is one line in hardware_fields.cpp.
+// NodeSpec, its dimension (unit check) and its constraint. Loading, validation, set_field (sweeps),
+// to_yaml and calibration all walk this table, so adding a field is one line in hardware_fields.cpp;
+// one line also declares a per-op parameter (hw::PerOp), whose key for each op is a field here.
 #include <optional>
 #include <span>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "hardware/hardware_source_map.h"
 #include "hardware/node_spec.h"
+#include "sim/base/collective_op.h"
 #include "sim/base/errors.h"
 #include "sim/base/units.h"
 
@@ -39,6 +41,10 @@ struct FieldDef {
   bool required;                     // optional fields (extra peak dtypes) may be absent
   FieldRef (*ref)(NodeSpec&);        // may create the value (map entries) on demand
   bool (*present)(const NodeSpec&);  // nullptr: always present
+  // A per-op parameter's field: the parameter as declared ("model.collective.partition_rate") and
+  // whose value this is; empty for every other field.
+  std::string_view per_op_parameter{};
+  CollectiveOp op = CollectiveOp::all_gather;
 
   [[nodiscard]] std::string_view section() const;  // "spec.memory" ("" for top-level keys)
   [[nodiscard]] std::string_view leaf() const;     // "hbm_bandwidth"
@@ -50,6 +56,9 @@ inline constexpr long long kMaxCount = 1 << 20;
 
 std::span<const FieldDef> hardware_fields();
 const FieldDef* find_field(std::string_view key);  // nullptr for an unknown key
+// `op`'s field of the per-op parameter declared as `parameter` ("model.collective.partition_rate");
+// nullptr if there is none.
+const FieldDef* find_per_op_field(std::string_view parameter, CollectiveOp op);
 std::vector<std::string> field_names();
 
 // Parses `text` into the field (no constraint check); InputError at `where` on bad text.

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "hardware/gemm_library.h"
+#include "hardware/per_op.h"
 #include "sim/base/dtype.h"
 
 namespace c3sim::hw {
@@ -144,32 +145,27 @@ struct CollectiveModel {
                                        //   into its own GPU's output beside its sends (the local
                                        //   block of a ring step, all-to-all's own chunk); 0 = free
   double link_bw = 0;                  // link_bandwidth: usable per direction (per peer or per GPU)
-  double protocol_efficiency = 1.0;    // protocol_efficiency: payload share of the link bytes a CU
-                                       //   collective achieves (flags, FIFO handshakes); the
-                                       //   all-gather's, and every op's without its own below
-  // Per op, measured where the library's kernels differ (0 = protocol_efficiency): on 2 x H200
-  // NCCL's all-reduce and all-to-all saturate at ~338 GB/s sent, all-gather and reduce-scatter at
-  // ~282 (h200x2_warmcoll_sweep_ctas.jsonl, 32-64 CTAs), with the same per-CTA rate below the knee.
-  double all_to_all_protocol_efficiency = 0;      // all_to_all_protocol_efficiency
-  double reduce_scatter_protocol_efficiency = 0;  // reduce_scatter_protocol_efficiency
-  double all_reduce_protocol_efficiency = 0;      // all_reduce_protocol_efficiency
-  // Per op, the library's rate inside an SM partition (a green context or CU-masked stream of its
-  // own) over its rate unpartitioned with the same CTA cap (0 = 1, the same). Library behaviour
-  // measured alone: c3bench sweep --what coll_partition. On 2 x H200 NCCL's collectives capped at
-  // 32 CTAs run -2% (reduce-scatter) to +7% (all-reduce, all-to-all) in time inside a 32-SM green
-  // context, which packs them into 4 GPCs (hardware/measurements/placement/).
-  double all_gather_partition_rate = 0;      // all_gather_partition_rate
-  double all_to_all_partition_rate = 0;      // all_to_all_partition_rate
-  double reduce_scatter_partition_rate = 0;  // reduce_scatter_partition_rate
-  double all_reduce_partition_rate = 0;      // all_reduce_partition_rate
-  double launch_latency = 0;                 // launch_latency: kernel launch to first workgroup
-  double step_latency = 0;                   // step_latency: per algorithm step (protocol handshake)
-  double ll_step_latency = 0;                // ll_step_latency: per step of the low-latency protocol (LL)
-  double ll_protocol_efficiency = 0;         // ll_protocol_efficiency: payload share of LL's link bytes
-                                             //   (0 = the library has no LL protocol in the model)
-  int default_workgroups_all_gather = 64;    // default_workgroups_all_gather (RCCL default channels)
-  int default_workgroups_all_to_all = 56;    // default_workgroups_all_to_all
-  int default_workgroups_reduce = 64;        // default_workgroups_reduce (reduce-scatter, all-reduce)
+  // Payload share of the link bytes a CU collective achieves (flags, FIFO handshakes), per op:
+  // protocol_efficiency is the all-gather's and every op's without its own,
+  // <op>_protocol_efficiency another op's (absent = the all-gather's). Measured where the library's
+  // kernels differ: on 2 x H200 NCCL's all-reduce and all-to-all saturate at ~338 GB/s sent,
+  // all-gather and reduce-scatter at ~282 (h200x2_warmcoll_sweep_ctas.jsonl, 32-64 CTAs), with the
+  // same per-CTA rate below the knee.
+  PerOp<double> protocol_efficiency{{1.0, 0, 0, 0}};
+  // <op>_partition_rate: the library's rate inside an SM partition (a green context or CU-masked
+  // stream of its own) over its rate unpartitioned with the same CTA cap (absent = 1, the same).
+  // Library behaviour measured alone: c3bench sweep --what coll_partition. On 2 x H200 NCCL's
+  // collectives capped at 32 CTAs run -2% (reduce-scatter) to +7% (all-reduce, all-to-all) in time
+  // inside a 32-SM green context, which packs them into 4 GPCs (hardware/measurements/placement/).
+  PerOp<double> partition_rate;
+  double launch_latency = 0;               // launch_latency: kernel launch to first workgroup
+  double step_latency = 0;                 // step_latency: per algorithm step (protocol handshake)
+  double ll_step_latency = 0;              // ll_step_latency: per step of the low-latency protocol (LL)
+  double ll_protocol_efficiency = 0;       // ll_protocol_efficiency: payload share of LL's link bytes
+                                           //   (0 = the library has no LL protocol in the model)
+  int default_workgroups_all_gather = 64;  // default_workgroups_all_gather (RCCL default channels)
+  int default_workgroups_all_to_all = 56;  // default_workgroups_all_to_all
+  int default_workgroups_reduce = 64;      // default_workgroups_reduce (reduce-scatter, all-reduce)
   // The channels the library builds for this node (NCCL_DEBUG=INFO: "24 coll channels, ... 32 p2p
   // channels" on 2 x H200): a CTA cap or default above it runs no more. Library behaviour of this
   // node size: it applies only to collectives over spec.interconnect.gpus GPUs (0 = no limit).
@@ -180,12 +176,11 @@ struct CollectiveModel {
   // false: it keeps its channels and runs them in waves on the partition (the paper's RCCL on a
   // CU-masked stream).
   bool partition_caps_channels = false;
-  double all_to_all_copy_passes = 2;      // all_to_all_copy_passes: copies per byte (p2p FIFO)
-  double all_gather_copy_passes = 1;      // all_gather_copy_passes
-  double reduce_scatter_copy_passes = 0;  // reduce_scatter_copy_passes: measured per op (0 = derived:
-                                          //   all-gather's + 1, the reduce reads the local part too)
-  double all_reduce_copy_passes = 0;      // all_reduce_copy_passes (0 = derived: all-gather's + 0.5,
-                                          //   half of the steps reduce)
+  // <op>_copy_passes: copies per sent byte, per op; the all-gather's and the all-to-all's are
+  // required (the all-to-all's p2p FIFO: 2), a reduction's absent = the all-gather's plus the share
+  // of its passes that reduce (the reduce reads the local contribution too: reduce-scatter + 1,
+  // all-reduce + 0.5), measured where the preset has it.
+  PerOp<double> copy_passes{{1, 2, 0, 0}};
   double l2_footprint_per_workgroup = 0;  // l2_footprint_per_workgroup: L2 bytes a comm WG keeps
   double memory_stall_fraction = 0;       // memory_stall_fraction: share of a copy loop's time
                                           //   exposed to memory latency (queues behind a GEMM);

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string_view>
+#include <variant>
 
 #include <fmt/format.h>
 #include <Eigen/Dense>
@@ -13,6 +14,7 @@
 #include "hardware/hardware_fields.h"
 #include "hardware/hardware_validate.h"
 #include "models/c3_simulator.h"
+#include "models/collective_plan.h"
 #include "models/gemm_library_fit.h"
 #include "sim/base/errors.h"
 
@@ -22,16 +24,32 @@ namespace {
 
 enum class StageKind { gemm, gemm_beside_partition, collective, collective_in_partition, dma };
 
-// One fitted parameter: its key, range, how its value is reached in the spec, and the unit its
-// value is written in (display scale: value_SI / scale).
+// One fitted parameter: its hardware field (key, and where its value lives in a spec), range, and
+// the unit its value is written in (display scale: value_SI / scale).
 struct ParamDef {
   std::string key;
   double lo = 0, hi = 1;
   bool log_scale = false;
-  double* (*ref)(hw::NodeSpec&);
   double scale = 1;
   const char* unit = "";
+  const hw::FieldDef* field = nullptr;
+  // A per-op parameter's value where the op has none of its own (the model's rule); nullptr for
+  // every other parameter.
+  double (*absent_value)(wl::CollectiveOp, const hw::CollectiveModel&) = nullptr;
+
+  [[nodiscard]] double& value(hw::NodeSpec& s) const { return *std::get<double*>(field->ref(s)); }
 };
+
+ParamDef param(const hw::FieldDef* field, double lo, double hi, bool log_scale = false, double scale = 1,
+               const char* unit = "") {
+  if (field == nullptr) throw ModelError("calibration: a fitted parameter is not a hardware field");
+  return ParamDef{std::string(field->key), lo, hi, log_scale, scale, unit, field, nullptr};
+}
+
+ParamDef param(std::string_view key, double lo, double hi, bool log_scale = false, double scale = 1,
+               const char* unit = "") {
+  return param(hw::find_field(key), lo, hi, log_scale, scale, unit);
+}
 
 struct StageDef {
   StageKind kind;
@@ -58,58 +76,39 @@ struct Point {
   [[nodiscard]] double log_measured() const { return sum_log_us / n; }
 };
 
-// The payload-share parameters of the CU collective stage: the common one (the all-gather's, and the
-// default of every op without its own) where all-gather records are present, and an op's own where
-// its records are (NCCL's ops saturate the link at different shares, hw::CollectiveModel). An op
-// without records keeps the base file's value.
-struct OpEfficiency {
-  wl::CollectiveOp op;
-  const char* key;
-  double* (*ref)(hw::NodeSpec&);
+// The per-op parameters (hw::PerOp) calibration fits, one line each: for every op with records in
+// the parameter's stage, that op's own value (an op without records keeps the base file's value).
+struct PerOpFit {
+  StageKind stage;
+  std::string_view parameter;  // as hardware_fields.cpp declares it
+  double lo, hi;
+  double (*model_value)(wl::CollectiveOp, const hw::CollectiveModel&);  // what the model reads
 };
-constexpr OpEfficiency kOpEfficiencies[] = {
-    {wl::CollectiveOp::all_gather, "model.collective.protocol_efficiency",
-     [](hw::NodeSpec& s) { return &s.model.collective.protocol_efficiency; }},
-    {wl::CollectiveOp::all_to_all, "model.collective.all_to_all_protocol_efficiency",
-     [](hw::NodeSpec& s) { return &s.model.collective.all_to_all_protocol_efficiency; }},
-    {wl::CollectiveOp::reduce_scatter, "model.collective.reduce_scatter_protocol_efficiency",
-     [](hw::NodeSpec& s) { return &s.model.collective.reduce_scatter_protocol_efficiency; }},
-    {wl::CollectiveOp::all_reduce, "model.collective.all_reduce_protocol_efficiency",
-     [](hw::NodeSpec& s) { return &s.model.collective.all_reduce_protocol_efficiency; }}};
+constexpr std::string_view kProtocolEfficiency = "model.collective.protocol_efficiency";
+constexpr PerOpFit kPerOpFits[] = {
+    // The payload share of the link bytes: the common one (the all-gather's, and the default of every
+    // op without its own) where all-gather records are present, an op's own where its records are
+    // (NCCL's ops saturate the link at different shares, hw::CollectiveModel).
+    {StageKind::collective, kProtocolEfficiency, 0.3, 1.0, simple_protocol_efficiency},
+    // The library's rate inside a partition of its own: from iso_coll records measured in one
+    // (`c3sim sweep` of c3bench's coll_partition), after the CU stage has fixed the unpartitioned
+    // rates. NCCL in a 32-SM green context runs 0.93-1.02x its unpartitioned rate on 2 x H200 (by
+    // op), so half to one and a half brackets any library.
+    {StageKind::collective_in_partition, "model.collective.partition_rate", 0.5, 1.5, partition_rate},
+};
 
-std::vector<ParamDef> efficiency_params(const std::set<wl::CollectiveOp>& cu_ops) {
+// The per-op parameters of `stage` for the ops of its records, in op order.
+std::vector<ParamDef> per_op_params(StageKind stage, const std::set<wl::CollectiveOp>& ops) {
   std::vector<ParamDef> out;
-  for (const OpEfficiency& e : kOpEfficiencies) {
-    if (cu_ops.count(e.op)) out.push_back({e.key, 0.3, 1.0, false, e.ref, 1, ""});
+  for (const PerOpFit& fit : kPerOpFits) {
+    if (fit.stage != stage) continue;
+    for (const wl::CollectiveOp op : wl::kAllCollectiveOps) {
+      if (!ops.count(op)) continue;
+      out.push_back(param(hw::find_per_op_field(fit.parameter, op), fit.lo, fit.hi));
+      out.back().absent_value = fit.model_value;
+    }
   }
   return out;
-}
-
-// The library's rate inside a partition of its own, per op (model.collective.<op>_partition_rate):
-// fitted for every op with iso_coll records measured in one (`c3sim sweep` of c3bench's
-// coll_partition), after the CU stage has fixed the unpartitioned rates. An op without such
-// records keeps the base file's value (absent = 1).
-constexpr OpEfficiency kOpPartitionRates[] = {
-    {wl::CollectiveOp::all_gather, "model.collective.all_gather_partition_rate",
-     [](hw::NodeSpec& s) { return &s.model.collective.all_gather_partition_rate; }},
-    {wl::CollectiveOp::all_to_all, "model.collective.all_to_all_partition_rate",
-     [](hw::NodeSpec& s) { return &s.model.collective.all_to_all_partition_rate; }},
-    {wl::CollectiveOp::reduce_scatter, "model.collective.reduce_scatter_partition_rate",
-     [](hw::NodeSpec& s) { return &s.model.collective.reduce_scatter_partition_rate; }},
-    {wl::CollectiveOp::all_reduce, "model.collective.all_reduce_partition_rate",
-     [](hw::NodeSpec& s) { return &s.model.collective.all_reduce_partition_rate; }}};
-
-bool is_partition_rate(const std::string& key) {
-  return std::any_of(std::begin(kOpPartitionRates), std::end(kOpPartitionRates),
-                     [&](const OpEfficiency& e) { return key == e.key; });
-}
-
-// The table's entry for a parameter key (nullptr: not a payload-share parameter).
-const OpEfficiency* op_efficiency(const std::string& key) {
-  for (const OpEfficiency& e : kOpEfficiencies) {
-    if (key == e.key) return &e;
-  }
-  return nullptr;
 }
 
 // `link_from_dma`: copy-engine records are present. They measure the link itself (a copy stream
@@ -121,71 +120,50 @@ const OpEfficiency* op_efficiency(const std::string& key) {
 std::vector<StageDef> stage_defs(const hw::NodeSpec& base, bool link_from_dma,
                                  const std::set<wl::CollectiveOp>& cu_ops,
                                  const std::set<wl::CollectiveOp>& partition_ops) {
-  using S = hw::NodeSpec;
   constexpr double GB = 1e9, US = 1e-6;
-  const ParamDef link{"model.collective.link_bandwidth",
-                      50 * GB,
-                      std::max(base.interconnect.link_bw, 60 * GB),
-                      true,
-                      [](S& s) { return &s.model.collective.link_bw; },
-                      GB,
-                      "GB/s"};
+  const ParamDef link = param("model.collective.link_bandwidth", 50 * GB,
+                              std::max(base.interconnect.link_bw, 60 * GB), true, GB, "GB/s");
   std::vector<StageDef> st;
-  st.push_back(
-      {StageKind::gemm,
-       "gemm",
-       {{"model.gemm.matrix_efficiency", 0.3, 1.0, false,
-         [](S& s) { return &s.model.gemm.matrix_efficiency; }, 1, ""},
-        {"model.memory.l2_bandwidth_per_xcd", 1000 * GB, 50000 * GB, true,
-         [](S& s) { return &s.model.memory.l2_bw_per_xcd; }, GB, "GB/s"},
-        // HBM is physics: within 15% below the base file's measured rate (H200: 4.3 TB/s
-        // device-to-device copy), up to the datasheet. With the exposed store it would
-        // otherwise trade against the store share (927 GB/s on the 4 x H200 files).
-        {"model.memory.hbm_bandwidth", std::min(0.85 * base.model.memory.hbm_bw, 0.99 * base.memory.hbm_bw),
-         std::max(base.memory.hbm_bw, 600 * GB), true, [](S& s) { return &s.model.memory.hbm_bw; }, GB,
-         "GB/s"},
-        // Short GEMMs: the exposed output store (small K). Without it one matrix_efficiency must
-        // fit 20 us and 20 ms GEMMs alike and fits neither (hardware/measurements/conditioned/:
-        // 0.70 against 0.79 from the long ones). No start cost is fitted: the ~40 us a fit finds
-        // on c3bench's records is the host's cuBLAS call reaching an idle GPU (a PyTorch loop on
-        // one H200 shows none, hardware/measurements/gemm_k/), a harness cost, not the GPU's.
-        {"model.gemm.epilogue_exposed", 0, 1.0, false, [](S& s) { return &s.model.gemm.epilogue_exposed; }, 1,
-         ""}}});
+  st.push_back({StageKind::gemm,
+                "gemm",
+                {param("model.gemm.matrix_efficiency", 0.3, 1.0),
+                 param("model.memory.l2_bandwidth_per_xcd", 1000 * GB, 50000 * GB, true, GB, "GB/s"),
+                 // HBM is physics: within 15% below the base file's measured rate (H200: 4.3 TB/s
+                 // device-to-device copy), up to the datasheet. With the exposed store it would
+                 // otherwise trade against the store share (927 GB/s on the 4 x H200 files).
+                 param("model.memory.hbm_bandwidth",
+                       std::min(0.85 * base.model.memory.hbm_bw, 0.99 * base.memory.hbm_bw),
+                       std::max(base.memory.hbm_bw, 600 * GB), true, GB, "GB/s"),
+                 // Short GEMMs: the exposed output store (small K). Without it one matrix_efficiency must
+                 // fit 20 us and 20 ms GEMMs alike and fits neither (hardware/measurements/conditioned/:
+                 // 0.70 against 0.79 from the long ones). No start cost is fitted: the ~40 us a fit finds
+                 // on c3bench's records is the host's cuBLAS call reaching an idle GPU (a PyTorch loop on
+                 // one H200 shows none, hardware/measurements/gemm_k/), a harness cost, not the GPU's.
+                 param("model.gemm.epilogue_exposed", 0, 1.0)}});
   // After the GEMM stage, from iso_gemm records measured beside a partition (`c3bench sweep --what
   // gemm_sms_rest`): what that placement costs beyond the units it lacks. Optional.
   st.push_back({StageKind::gemm_beside_partition,
                 "gemm beside a partition",
-                {{"model.gemm.beside_partition_efficiency", 0.3, 1.0, false,
-                  [](S& s) { return &s.model.gemm.beside_partition_efficiency; }, 1, ""}}});
+                {param("model.gemm.beside_partition_efficiency", 0.3, 1.0)}});
   // A copy queue's own rate can reach a local copy's (HBM read + write, 2.14 TB/s on H200), hence
   // the wide range.
   StageDef collective{StageKind::collective, "collective", {}};
-  collective.params.push_back({"model.collective.workgroup_copy_bandwidth", 2 * GB, 200 * GB, true,
-                               [](S& s) { return &s.model.collective.workgroup_copy_bw; }, GB, "GB/s"});
+  collective.params.push_back(
+      param("model.collective.workgroup_copy_bandwidth", 2 * GB, 200 * GB, true, GB, "GB/s"));
   collective.params.push_back(link);
-  for (ParamDef& p : efficiency_params(cu_ops)) collective.params.push_back(std::move(p));
-  collective.params.push_back({"model.collective.launch_latency", 0, 100 * US, false,
-                               [](S& s) { return &s.model.collective.launch_latency; }, US, "us"});
-  collective.params.push_back({"model.collective.step_latency", 0, 100 * US, false,
-                               [](S& s) { return &s.model.collective.step_latency; }, US, "us"});
+  for (ParamDef& p : per_op_params(StageKind::collective, cu_ops)) collective.params.push_back(std::move(p));
+  collective.params.push_back(param("model.collective.launch_latency", 0, 100 * US, false, US, "us"));
+  collective.params.push_back(param("model.collective.step_latency", 0, 100 * US, false, US, "us"));
   st.push_back(std::move(collective));
-  // NCCL in a 32-SM green context runs 0.93-1.02x its unpartitioned rate on 2 x H200 (by op), so
-  // half to one and a half brackets any library.
-  StageDef in_partition{StageKind::collective_in_partition, "collective in a partition", {}};
-  for (const OpEfficiency& e : kOpPartitionRates) {
-    if (partition_ops.count(e.op)) in_partition.params.push_back({e.key, 0.5, 1.5, false, e.ref, 1, ""});
-  }
-  st.push_back(std::move(in_partition));
+  st.push_back({StageKind::collective_in_partition, "collective in a partition",
+                per_op_params(StageKind::collective_in_partition, partition_ops)});
   // A copy queue's own rate can reach a local copy's (HBM read + write, 2.14 TB/s on H200), hence
   // the wide range.
   st.push_back({StageKind::dma,
                 "dma",
-                {{"model.dma.engine_bandwidth", 10 * GB, 10000 * GB, true,
-                  [](S& s) { return &s.model.dma.engine_bw; }, GB, "GB/s"},
-                 {"model.dma.submit_latency", 0, 100 * US, false,
-                  [](S& s) { return &s.model.dma.submit_latency; }, US, "us"},
-                 {"model.dma.completion_latency", 0, 100 * US, false,
-                  [](S& s) { return &s.model.dma.completion_latency; }, US, "us"}}});
+                {param("model.dma.engine_bandwidth", 10 * GB, 10000 * GB, true, GB, "GB/s"),
+                 param("model.dma.submit_latency", 0, 100 * US, false, US, "us"),
+                 param("model.dma.completion_latency", 0, 100 * US, false, US, "us")}});
   if (link_from_dma) st.back().params.insert(st.back().params.begin() + 1, link);
   return st;
 }
@@ -342,7 +320,7 @@ public:
 
   Eigen::VectorXd residuals(const Eigen::VectorXd& u) {
     for (size_t i = 0; i < def_.params.size(); ++i) {
-      *def_.params[i].ref(spec_) = to_value(def_.params[i], u[static_cast<Eigen::Index>(i)]);
+      def_.params[i].value(spec_) = to_value(def_.params[i], u[static_cast<Eigen::Index>(i)]);
     }
     return residuals_here();
   }
@@ -430,8 +408,8 @@ std::string display(const ParamDef& p, double v) {
 std::string field_text(const hw::NodeSpec& spec, const ParamDef& p) {
   std::string text = hw::get_field(spec, p.key);
   if (!text.empty()) return text;
-  hw::NodeSpec copy = spec;  // ref() gives write access; read through a copy
-  return display(p, *p.ref(copy));
+  hw::NodeSpec copy = spec;  // the field's ref() gives write access; read through a copy
+  return display(p, p.value(copy));
 }
 
 // The DMA stage has refitted the link the CU stage fitted with it: the CU records determine only
@@ -539,18 +517,17 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
     for (size_t i = 0; i < def.params.size(); ++i) {
       const ParamDef& p = def.params[i];
       std::string before = field_text(base, p);
-      // An op's own efficiency absent from the base (0) means the common one: start there.
-      const OpEfficiency* eff = op_efficiency(p.key);
-      if (*p.ref(spec) == 0 && eff != nullptr && eff->op != wl::CollectiveOp::all_gather) {
-        *p.ref(spec) = spec.model.collective.protocol_efficiency;
-        before = "protocol_efficiency's " + hw::get_field(base, "model.collective.protocol_efficiency");
-      }
-      if (*p.ref(spec) == 0 && is_partition_rate(p.key)) {
-        *p.ref(spec) = 1;  // absent: the unpartitioned rate
-        before = "1 (absent)";
+      // A per-op parameter's op without its own value (0) starts where the model reads it: the
+      // all-gather's (protocol_efficiency, the common key) or the parameter's default.
+      if (p.absent_value != nullptr && p.value(spec) == 0) {
+        p.value(spec) = p.absent_value(p.field->op, spec.model.collective);
+        const hw::FieldDef* common = hw::find_field(p.field->per_op_parameter);
+        before = common != nullptr
+                     ? fmt::format("{}'s {}", common->leaf(), hw::get_field(base, std::string(common->key)))
+                     : fmt::format("{} (absent)", display(p, p.value(spec)));
       }
       rep.params.push_back(FittedParam{p.key, before, "", false});
-      u[static_cast<Eigen::Index>(i)] = to_unbounded(p, *p.ref(spec));
+      u[static_cast<Eigen::Index>(i)] = to_unbounded(p, p.value(spec));
     }
     rep.rms_log_before = rms(fit.residuals(u));
     rep.iterations = fit.solve(u, options.max_iterations);
@@ -559,8 +536,8 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
       const ParamDef& p = def.params[i];
       const double s = sigmoid(u[static_cast<Eigen::Index>(i)]);
       rep.params[i].at_bound = s < 1e-3 || s > 1 - 1e-3;
-      if (rep.params[i].at_bound) *p.ref(spec) = s < 0.5 ? p.lo : p.hi;
-      hw::set_field(spec, p.key, display(p, *p.ref(spec)));
+      if (rep.params[i].at_bound) p.value(spec) = s < 0.5 ? p.lo : p.hi;
+      hw::set_field(spec, p.key, display(p, p.value(spec)));
       rep.params[i].after = field_text(spec, p);
       if (rep.params[i].at_bound) {
         result.warnings.push_back(fmt::format(
@@ -575,8 +552,8 @@ CalibrationResult calibrate(const hw::NodeSpec& base, const std::vector<Measurem
     if (def.kind == StageKind::dma && link_from_dma) keep_cu_payload_rates(result, cu_payload_rates);
     if (def.kind == StageKind::collective) {
       for (const ParamDef& p : def.params) {
-        if (op_efficiency(p.key) != nullptr) {
-          cu_payload_rates[p.key] = spec.model.collective.link_bw * *p.ref(spec);
+        if (p.field->per_op_parameter == kProtocolEfficiency) {
+          cu_payload_rates[p.key] = spec.model.collective.link_bw * p.value(spec);
         }
       }
     }

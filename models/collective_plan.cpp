@@ -17,14 +17,13 @@ int default_workgroups(wl::CollectiveOp op, const hw::NodeSpec& spec) {
 }
 
 double simple_protocol_efficiency(wl::CollectiveOp op, const hw::CollectiveModel& cm) {
-  double own = 0;
-  switch (op) {
-    case wl::CollectiveOp::all_gather: break;
-    case wl::CollectiveOp::all_to_all: own = cm.all_to_all_protocol_efficiency; break;
-    case wl::CollectiveOp::reduce_scatter: own = cm.reduce_scatter_protocol_efficiency; break;
-    case wl::CollectiveOp::all_reduce: own = cm.all_reduce_protocol_efficiency; break;
-  }
-  return own > 0 ? own : cm.protocol_efficiency;
+  return cm.protocol_efficiency.own_or(op, cm.protocol_efficiency[wl::CollectiveOp::all_gather]);
+}
+
+double copy_passes_of(wl::CollectiveOp op, const hw::CollectiveModel& cm) {
+  const wl::CollectiveOpTraits& t = wl::op_traits(op);
+  const double reducing_share = t.reduces ? 1.0 / t.link_passes : 0.0;
+  return cm.copy_passes.own_or(op, cm.copy_passes[wl::CollectiveOp::all_gather] + reducing_share);
 }
 
 bool is_own_partition(const hw::NodeSpec& spec, std::optional<int> partition_cus) {
@@ -39,14 +38,7 @@ std::optional<int> partition_channel_cap(const wl::Collective& coll, const hw::N
 }
 
 double partition_rate(wl::CollectiveOp op, const hw::CollectiveModel& cm) {
-  double r = 0;
-  switch (op) {
-    case wl::CollectiveOp::all_gather: r = cm.all_gather_partition_rate; break;
-    case wl::CollectiveOp::all_to_all: r = cm.all_to_all_partition_rate; break;
-    case wl::CollectiveOp::reduce_scatter: r = cm.reduce_scatter_partition_rate; break;
-    case wl::CollectiveOp::all_reduce: r = cm.all_reduce_partition_rate; break;
-  }
-  return r > 0 ? r : 1.0;
+  return cm.partition_rate.own_or(op, 1.0);
 }
 
 namespace {
@@ -89,53 +81,25 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
   const double g = gpus;
   const double bytes = static_cast<double>(coll.bytes);
   const auto& cm = spec.model.collective;
-  // The GPU's own block, written locally, per block sent to the peers (none on one GPU).
-  const double local_per_sent = gpus > 1 ? 1.0 / (g - 1) : 0.0;
-  switch (coll.op) {
-    case wl::CollectiveOp::all_gather:
-      p.bytes_sent = bytes / g * (g - 1);  // my shard to every peer
-      p.local_bytes_per_byte_sent = local_per_sent;
-      p.copy_passes = cm.all_gather_copy_passes;
-      p.algorithm = p.switched ? "ring" : "direct";
-      p.steps = p.switched ? gpus - 1 : 1;
-      p.llc_footprint = bytes + bytes / g;
-      break;
-    case wl::CollectiveOp::all_to_all:
-      p.bytes_sent = bytes / g * (g - 1);  // a distinct chunk to every peer
-      p.local_bytes_per_byte_sent = local_per_sent;
-      p.copy_passes = cm.all_to_all_copy_passes;
-      p.algorithm = "direct";
-      p.steps = 1;
-      p.llc_footprint = 2 * bytes;
-      break;
-    case wl::CollectiveOp::reduce_scatter:
-      p.bytes_sent = bytes * (g - 1);  // ring: (g-1) steps of one output-sized chunk
-      p.local_bytes_per_byte_sent = local_per_sent;
-      // Measured per op where the preset has it (NCCL on H200: a reduce-scatter channel sends
-      // faster than an all-gather one); else the reduce reads the local contribution too.
-      p.copy_passes =
-          cm.reduce_scatter_copy_passes > 0 ? cm.reduce_scatter_copy_passes : cm.all_gather_copy_passes + 1;
-      p.reduction = true;
-      p.algorithm = "ring";
-      p.steps = gpus - 1;
-      p.llc_footprint = bytes * g + bytes;
-      break;
-    case wl::CollectiveOp::all_reduce:
-      p.bytes_sent = 2 * bytes / g * (g - 1);  // ring reduce-scatter then all-gather
-      p.local_bytes_per_byte_sent = local_per_sent / 2;
-      // Measured per op where the preset has it; else half the steps reduce.
-      p.copy_passes =
-          cm.all_reduce_copy_passes > 0 ? cm.all_reduce_copy_passes : cm.all_gather_copy_passes + 0.5;
-      p.reduction = true;
-      p.algorithm = "ring";
-      p.steps = 2 * (gpus - 1);
-      p.llc_footprint = 2 * bytes;
-      break;
-  }
+  const wl::CollectiveOpTraits& t = wl::op_traits(coll.op);
+  p.bytes_sent = wl::sent_bytes(coll.op, bytes, gpus);
+  // The GPU's own block, written locally once per pass, per block sent to the peers (none on one
+  // GPU): NCCL's ring writes it in the step that sends it, an all-reduce its reduced block once.
+  p.local_bytes_per_byte_sent = (gpus > 1 ? 1.0 / (g - 1) : 0.0) / t.link_passes;
+  p.copy_passes = copy_passes_of(coll.op, cm);
+  p.reduction = t.reduces;
+  // The library's algorithm: a distinct block to every peer goes direct; a reduction is a ring
+  // (each step sums one block on its way); a gather goes direct where every peer has its own link
+  // and as a ring through a switch (one port per GPU). A ring pass takes g - 1 steps.
+  const bool ring = !t.point_to_point && (t.reduces || p.switched);
+  p.algorithm = ring ? "ring" : "direct";
+  p.steps = t.link_passes * (ring ? gpus - 1 : 1);
+  // Input and output stream through the LLC.
+  p.llc_footprint = wl::input_bytes(coll.op, bytes, gpus) + bytes;
   p.workgroups = workgroups.value_or(coll.max_workgroups.value_or(default_workgroups(coll.op, spec)));
   // The library builds at most this many channels on this node, whatever the cap allows.
   const hw::CollectiveModel& lib = spec.model.collective;
-  const int built = coll.op == wl::CollectiveOp::all_to_all ? lib.max_p2p_channels : lib.max_channels;
+  const int built = t.point_to_point ? lib.max_p2p_channels : lib.max_channels;
   if (built > 0 && gpus == spec.interconnect.gpus) p.workgroups = std::min(p.workgroups, built);
   if (p.workgroups <= 0) throw ModelError("a CU collective needs at least one workgroup");
   choose_protocol(p, spec);

@@ -56,9 +56,14 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
 
 int default_workgroups(wl::CollectiveOp op, const hw::NodeSpec& spec);
 
+// The per-op parameters (hw::PerOp) as the model uses them, each op's own value or its absent rule:
 // The simple protocol's payload share of the link bytes for `op`: its own measured value where the
-// file has one, else model.collective.protocol_efficiency.
+// file has one, else model.collective.protocol_efficiency (the all-gather's).
 double simple_protocol_efficiency(wl::CollectiveOp op, const hw::CollectiveModel& cm);
+// CU copies per sent byte for `op` (model.collective.<op>_copy_passes): a reduction without its own
+// takes the all-gather's plus the share of its passes that reduce (the reduce reads the local
+// contribution too).
+double copy_passes_of(wl::CollectiveOp op, const hw::CollectiveModel& cm);
 
 // Whether `partition_cus` CUs (a stream's mask; nullopt = unmasked) are a partition of their own:
 // fewer than `spec`'s GPU has.

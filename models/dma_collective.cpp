@@ -13,28 +13,25 @@
 namespace c3sim::models {
 
 std::vector<DmaPhase> dma_phases(const CollectivePlan& plan, const hw::NodeSpec& spec, bool reduce_on_cu) {
-  const double g = plan.gpus;
-  const double bytes = static_cast<double>(plan.coll.bytes);
-  const bool engines_reduce = spec.dma.reduce_bw > 0;
-  switch (plan.coll.op) {
-    case wl::CollectiveOp::all_gather:
-    case wl::CollectiveOp::all_to_all:
-      if (reduce_on_cu) throw ModelError("reduce-scatter on CUs is only a phase of an all-reduce");
-      return {DmaPhase{plan.bytes_sent, false, false, 0}};
-    case wl::CollectiveOp::reduce_scatter:
-      if (reduce_on_cu) throw ModelError("reduce-scatter on CUs is only a phase of an all-reduce");
-      if (!engines_reduce) throw ModelError("copy engines cannot reduce: no DMA reduce-scatter");
-      // Direct: my contribution to each peer's output shard (`bytes`), summed there by an engine.
-      return {DmaPhase{bytes * (g - 1), true, false, 0}};
-    case wl::CollectiveOp::all_reduce: {
-      // Reduce-scatter of shards bytes/g, then all-gather of the reduced shards.
-      const double shard_sent = bytes / g * (g - 1);
-      if (reduce_on_cu) return {DmaPhase{0, true, true, bytes / g}, DmaPhase{shard_sent, false, false, 0}};
-      if (!engines_reduce) throw ModelError("copy engines cannot reduce: no DMA all-reduce");
-      return {DmaPhase{shard_sent, true, false, 0}, DmaPhase{shard_sent, false, false, 0}};
-    }
+  const wl::CollectiveOpTraits& t = wl::op_traits(plan.coll.op);
+  // A CU kernel can take only the reducing first pass of an op that gathers after it (hybrid_ar).
+  if (reduce_on_cu && !(t.reduces && t.link_passes > 1))
+    throw ModelError("reduce-scatter on CUs is only a phase of an all-reduce");
+  if (!t.reduces) return {DmaPhase{plan.bytes_sent, false, false, 0}};
+  // Direct: each pass sends my contribution to every peer's block; in the first an engine sums it
+  // there, the next ones (all-reduce) gather the reduced blocks.
+  const double pass_sent = plan.bytes_sent / t.link_passes;
+  std::vector<DmaPhase> phases;
+  if (reduce_on_cu) {
+    phases.push_back(
+        DmaPhase{0, true, true, wl::block_bytes(plan.coll.op, double(plan.coll.bytes), plan.gpus)});
+  } else {
+    if (!(spec.dma.reduce_bw > 0))
+      throw ModelError(fmt::format("copy engines cannot reduce: no DMA {}", t.hyphenated));
+    phases.push_back(DmaPhase{pass_sent, true, false, 0});
   }
-  return {};
+  for (int pass = 1; pass < t.link_passes; ++pass) phases.push_back(DmaPhase{pass_sent, false, false, 0});
+  return phases;
 }
 
 DmaCollective::DmaCollective(engine::Simulation& sim, const NodeResources& res, const hw::NodeSpec& spec,
@@ -141,8 +138,9 @@ void DmaCollective::flush_then_submit() {
     return;
   }
   const DmaPhase& ph = phases_[phase_];
-  // What this GPU's engines read: one shard for every peer (all-gather) or a chunk per peer.
-  const bool same_shard = plan_.coll.op == wl::CollectiveOp::all_gather || (phase_ > 0 && !ph.reduce);
+  // What this GPU's engines read: one block for every peer (an input of one block, or a gathering
+  // pass after a reduction) or a block per peer.
+  const bool same_shard = wl::op_traits(plan_.coll.op).input == wl::Blocks::one || (phase_ > 0 && !ph.reduce);
   const double source = same_shard ? ph.bytes_sent / plan_.peers : ph.bytes_sent;
   const double l2_total = spec_.memory.l2_bytes_per_xcd * spec_.compute.xcds;
   const double dirty = std::min(source, l2_total);

@@ -136,7 +136,7 @@ std::vector<std::string> standard_policy_names(wl::CollectiveOp op, const hw::No
 
 std::string policy_unsupported(const std::string& name, wl::CollectiveOp op, const hw::NodeSpec& spec) {
   const std::string head = name.substr(0, name.find(':'));
-  const bool reduction = op == wl::CollectiveOp::reduce_scatter || op == wl::CollectiveOp::all_reduce;
+  const bool reduction = wl::op_traits(op).reduces;
   if (head == "hybrid_ar") {
     if (op != wl::CollectiveOp::all_reduce) {
       return fmt::format(

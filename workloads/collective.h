@@ -5,19 +5,32 @@
 #include <optional>
 #include <string>
 
+#include "sim/base/collective_op.h"
+
 namespace c3sim::wl {
 
-enum class CollectiveOp { all_gather, all_to_all, reduce_scatter, all_reduce };
+// The ops and their traits live in sim/base (the hardware's per-op parameters name them too);
+// wl:: spellings stay valid.
+using c3sim::block_bytes;
+using c3sim::Blocks;
+using c3sim::CollectiveOp;
+using c3sim::CollectiveOpTraits;
+using c3sim::input_bytes;
+using c3sim::kAllCollectiveOps;
+using c3sim::op_traits;
+using c3sim::output_blocks;
+using c3sim::parse_collective_op;
+using c3sim::sent_bytes;
+using c3sim::short_name;
+using c3sim::to_string;
+
 // cu: kernel on compute units (RCCL/NCCL); dma: host-driven copy engines (ConCCL);
 // vendor_zero_cta: the vendor library's own copy-engine path (NCCL/RCCL zero-CTA policy);
 // dma_hybrid: all-reduce as a reduce-scatter on CUs then an all-gather on copy engines (paper VII).
 enum class CollectiveImpl { cu, dma, vendor_zero_cta, dma_hybrid };
 
-const char* to_string(CollectiveOp op);
 const char* to_string(CollectiveImpl impl);
-std::optional<CollectiveOp> parse_collective_op(const std::string& s);  // "all_gather"/"all-gather"/"ag"
 std::optional<CollectiveImpl> parse_collective_impl(const std::string& s);
-const char* short_name(CollectiveOp op);  // "ag", "a2a", "rs", "ar"
 
 struct Collective {
   CollectiveOp op = CollectiveOp::all_gather;

@@ -409,9 +409,8 @@ void check_program_fits(const Program& p, int node_gpus, int node_cus) {
   }
   for (const auto& k : p.kernels) {
     // `bytes` is the per-GPU output: the gathered (or exchanged, or reduced) whole for every op
-    // but reduce-scatter, whose output is already one shard.
-    const bool sharded_output = k.collective.op == CollectiveOp::reduce_scatter;
-    if (k.kind == KernelKind::collective && !sharded_output && k.collective.bytes % gpus != 0) {
+    // but reduce-scatter, whose output is already one block.
+    if (k.kind == KernelKind::collective && k.collective.bytes % output_blocks(k.collective.op, gpus) != 0) {
       throw InputError(k.location, key_of(p, k, "collective.bytes"),
                        fmt::format("{} bytes do not split into {} equal shards", k.collective.bytes, gpus));
     }

@@ -19,8 +19,7 @@ public:
   [[nodiscard]] c3sim::models::LaunchPlan plan(const c3sim::models::PolicyContext& ctx) const override {
     c3sim::models::LaunchPlan p;
     if (ctx.scenario.collective.bytes >= threshold_ &&
-        ctx.scenario.collective.op != c3sim::wl::CollectiveOp::all_reduce &&
-        ctx.scenario.collective.op != c3sim::wl::CollectiveOp::reduce_scatter) {
+        !c3sim::wl::op_traits(ctx.scenario.collective.op).reduces) {
       p.comm_impl = c3sim::wl::CollectiveImpl::dma;  // every CU stays with the GEMM
       return p;
     }

@@ -24,9 +24,7 @@ inline c3sim::models::TransformEntry dma_large_entry() {
   e.apply = [](const c3sim::wl::Program& program, std::optional<int> mib, const c3sim::hw::NodeSpec&) {
     c3sim::wl::Program p = program;
     for (auto& k : p.kernels) {
-      const bool reduction = k.collective.op == c3sim::wl::CollectiveOp::reduce_scatter ||
-                             k.collective.op == c3sim::wl::CollectiveOp::all_reduce;
-      if (k.kind == c3sim::wl::KernelKind::collective && !reduction &&
+      if (k.kind == c3sim::wl::KernelKind::collective && !c3sim::wl::op_traits(k.collective.op).reduces &&
           k.collective.bytes >= (std::int64_t{*mib} << 20)) {
         k.collective.impl = c3sim::wl::CollectiveImpl::dma;
       }

@@ -18,18 +18,10 @@ struct CollShape {
   std::size_t bytes = 0;  // per-GPU output
   int ranks = 1;
   [[nodiscard]] std::size_t block_bytes() const { return bytes / static_cast<std::size_t>(ranks); }
-  // all-gather sends its shard; all-to-all and all-reduce a whole output-sized buffer;
-  // reduce-scatter one output-sized block for every rank.
-  [[nodiscard]] std::size_t send_bytes() const {
-    switch (op) {
-      case wl::CollectiveOp::all_gather: return block_bytes();
-      case wl::CollectiveOp::reduce_scatter: return bytes * static_cast<std::size_t>(ranks);
-      default: return bytes;
-    }
-  }
-  [[nodiscard]] bool reduces() const {
-    return op == wl::CollectiveOp::reduce_scatter || op == wl::CollectiveOp::all_reduce;
-  }
+  // The op's input (wl::input_bytes): all-gather sends its shard; all-to-all and all-reduce a whole
+  // output-sized buffer; reduce-scatter one output-sized block for every rank.
+  [[nodiscard]] std::size_t send_bytes() const { return wl::input_bytes(op, bytes, ranks); }
+  [[nodiscard]] bool reduces() const { return wl::op_traits(op).reduces; }
   [[nodiscard]] std::size_t recv_bytes() const { return bytes; }
 };
 

@@ -176,7 +176,7 @@ std::vector<StreamRef> DmaCollectives::streams(const DmaOptions& options) {
 }
 
 void DmaCollectives::enqueue(const CollShape& shape, const CollBuffers& buffers, const DmaOptions& options) {
-  if (shape.op != wl::CollectiveOp::all_gather && shape.op != wl::CollectiveOp::all_to_all) {
+  if (wl::op_traits(shape.op).reduces) {
     throw DeviceError(std::string("c3bench: DMA ") + wl::to_string(shape.op) +
                       " is not possible (copy engines cannot reduce); all_gather and all_to_all are");
   }

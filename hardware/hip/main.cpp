@@ -261,7 +261,7 @@ int command_run(const CommonOptions& o, const std::string& policy_list, const st
   // Copy engines cannot reduce: a reduce-scatter or all-reduce runs under the CU policies only.
   for (const wl::RunRequest& r : requests) {
     const wl::CollectiveOp op = r.scenario.collective.op;
-    if (op != wl::CollectiveOp::reduce_scatter && op != wl::CollectiveOp::all_reduce) continue;
+    if (!wl::op_traits(op).reduces) continue;
     for (std::size_t i = 0; i < r.policies.size(); ++i) {
       if (bench::parse_policy(r.policies[i], r.scenario.location, 0).impl == wl::CollectiveImpl::cu) continue;
       throw InputError(

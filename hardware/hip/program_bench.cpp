@@ -160,7 +160,7 @@ void check_program_runnable(const wl::Program& p, const std::string& policy, con
                            "): not supported on this platform: the library has no zero-CTA policy "
                            "(NCCL_CTA_POLICY_ZERO, NCCL >= 2.28)");
     }
-    const bool reduces = c.op == wl::CollectiveOp::reduce_scatter || c.op == wl::CollectiveOp::all_reduce;
+    const bool reduces = wl::op_traits(c.op).reduces;
     if (reduces && c.impl != wl::CollectiveImpl::cu) {
       throw InputError(
           k.location, key + ".collective.impl",

@@ -24,9 +24,7 @@ bool wants(const SweepRequest& r, const std::string& name) {
 
 const wl::CollectiveOp kCopyOps[] = {wl::CollectiveOp::all_gather, wl::CollectiveOp::all_to_all};
 
-bool reduces(wl::CollectiveOp op) {
-  return op == wl::CollectiveOp::reduce_scatter || op == wl::CollectiveOp::all_reduce;
-}
+bool reduces(wl::CollectiveOp op) { return wl::op_traits(op).reduces; }
 
 wl::IsoCollRecord coll(const CollShape& s, const CollConfig& c, const MeasuredTimes& t, int gpus,
                        std::uint64_t wrong, const std::string& sweep) {

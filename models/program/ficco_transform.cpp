@@ -80,9 +80,7 @@ wl::ProgramKernel chunk_of(const wl::ProgramKernel& k, int j, int chunks, const 
     c.gemm.m = j + 1 < chunks ? rows : k.gemm.m - rows * (chunks - 1);
   } else {
     c.collective.bytes = k.collective.bytes / chunks;
-    const bool reduction = k.collective.op == wl::CollectiveOp::reduce_scatter ||
-                           k.collective.op == wl::CollectiveOp::all_reduce;
-    if (dma && !reduction) c.collective.impl = wl::CollectiveImpl::dma;
+    if (dma && !wl::op_traits(k.collective.op).reduces) c.collective.impl = wl::CollectiveImpl::dma;
   }
   return c;
 }
@@ -117,9 +115,8 @@ wl::Program ficco_chunk_subset(const wl::Program& program, const std::vector<std
                          fmt::format("policy '{}': GEMM '{}' has M = {} rows, fewer than {} chunks", policy,
                                      k.name, k.gemm.m, chunks));
       }
-      // Chunks of whole shards; a reduce-scatter's bytes are already one shard (its output).
-      const std::int64_t unit =
-          std::int64_t{chunks} * (k.collective.op == wl::CollectiveOp::reduce_scatter ? 1 : gpus);
+      // Chunks of whole blocks; a reduce-scatter's bytes are already one block (its output).
+      const std::int64_t unit = std::int64_t{chunks} * wl::output_blocks(k.collective.op, gpus);
       if (k.kind == wl::KernelKind::collective && k.collective.bytes % unit != 0) {
         throw InputError(
             k.location, "policies",

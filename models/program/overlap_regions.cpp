@@ -52,8 +52,7 @@ void set_chunk_pairs(const wl::Program& p, const std::vector<std::vector<int>>& 
 }  // namespace
 
 bool offloadable(const wl::ProgramKernel& k) {
-  return is_collective(k) && k.collective.op != wl::CollectiveOp::reduce_scatter &&
-         k.collective.op != wl::CollectiveOp::all_reduce;
+  return is_collective(k) && !wl::op_traits(k.collective.op).reduces;
 }
 
 std::vector<IdealInterval> ideal_schedule(ProgramSimulator& sim, const wl::Program& p) {

@@ -12,13 +12,9 @@ bool waits_for(const wl::ProgramKernel& k, const std::string& other) {
   return std::find(k.after.begin(), k.after.end(), other) != k.after.end();
 }
 
-bool is_reduction(wl::CollectiveOp op) {
-  return op == wl::CollectiveOp::reduce_scatter || op == wl::CollectiveOp::all_reduce;
-}
-
 // Whether the plan's collective implementation can run this collective.
 bool runs_on(wl::CollectiveImpl impl, wl::CollectiveOp op, bool engines_reduce) {
-  if (!is_reduction(op)) return impl != wl::CollectiveImpl::dma_hybrid;
+  if (!wl::op_traits(op).reduces) return impl != wl::CollectiveImpl::dma_hybrid;
   if (impl == wl::CollectiveImpl::dma_hybrid) return op == wl::CollectiveOp::all_reduce;
   return impl == wl::CollectiveImpl::dma && engines_reduce;
 }

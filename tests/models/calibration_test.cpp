@@ -13,6 +13,7 @@
 #include "hardware/hardware_loader.h"
 #include "models/calibration.h"
 #include "models/validation.h"
+#include "workloads/collective.h"
 
 namespace c3sim::models {
 namespace {
@@ -173,15 +174,16 @@ TEST(Calibration, EachCollectiveOpWithRecordsGetsItsOwnLinkShare) {
   const CalibrationResult r = calibrate(base, files);
   const auto& cm = r.spec.model.collective;
   const std::map<std::string, std::pair<double, double>> rate_measured{
-      {"all_gather", {cm.protocol_efficiency, 278e9}},
-      {"reduce_scatter", {cm.reduce_scatter_protocol_efficiency, 285e9}},
-      {"all_reduce", {cm.all_reduce_protocol_efficiency, 340e9}},
-      {"all_to_all", {cm.all_to_all_protocol_efficiency, 335e9}}};
+      {"all_gather", {cm.protocol_efficiency[wl::CollectiveOp::all_gather], 278e9}},
+      {"reduce_scatter", {cm.protocol_efficiency[wl::CollectiveOp::reduce_scatter], 285e9}},
+      {"all_reduce", {cm.protocol_efficiency[wl::CollectiveOp::all_reduce], 340e9}},
+      {"all_to_all", {cm.protocol_efficiency[wl::CollectiveOp::all_to_all], 335e9}}};
   for (const auto& [op, em] : rate_measured) {
     ASSERT_GT(em.first, 0) << op;
     EXPECT_NEAR(cm.link_bw * em.first / em.second, 1.0, 0.10) << op;
   }
-  EXPECT_GT(cm.all_reduce_protocol_efficiency, 1.1 * cm.protocol_efficiency);
+  EXPECT_GT(cm.protocol_efficiency[wl::CollectiveOp::all_reduce],
+            1.1 * cm.protocol_efficiency[wl::CollectiveOp::all_gather]);
   const std::string yaml = calibrated_yaml(r, "h200-sxm-x2.yaml", {path});
   EXPECT_NE(yaml.find("all_reduce_protocol_efficiency: "), std::string::npos);
   EXPECT_NE(yaml.find("(base protocol_efficiency's 0.865)"), std::string::npos);

@@ -14,6 +14,7 @@
 #include "sim/base/units.h"
 #include "sim/engine/cu_mask.h"
 #include "sim/engine/gpu_dispatcher.h"
+#include "workloads/collective.h"
 
 namespace c3sim::models {
 namespace {
@@ -93,9 +94,9 @@ hw::NodeSpec two_gpus() {
   s.interconnect.gpus = 2;
   s.model.collective.workgroup_copy_bw = 15e9;
   s.model.collective.workgroup_local_copy_bw = 0;  // the channel rate is 15 GB/s, local block included
-  s.model.collective.all_gather_copy_passes = 1;
+  s.model.collective.copy_passes[wl::CollectiveOp::all_gather] = 1;
   s.model.collective.link_bw = 300e9;
-  s.model.collective.protocol_efficiency = 1.0;
+  s.model.collective.protocol_efficiency[wl::CollectiveOp::all_gather] = 1.0;
   return s;
 }
 
@@ -116,11 +117,12 @@ TEST(ChannelQueueing, WavesRunAtTheRateOfTheChannelsHoldingCus) {
 TEST(ChannelQueueing, ChannelsOnEveryXcdCount) {
   hw::NodeSpec s = hw::load_hardware("mi300x");
   s.model.collective.workgroup_copy_bw = 5e9;
-  s.model.collective.all_gather_copy_passes = 1;
+  s.model.collective.copy_passes[wl::CollectiveOp::all_gather] = 1;
   const double bytes = 8 * 0.8e9;  // 7/8 of it sent, over the 7 links
   // A 20 us start held on the CUs: every cohort's flow begins after the round that dispatched them all.
   const double us = collective_us(s, wl::CollectiveOp::all_gather, bytes, 64, s.compute.total_cus(), 20e-6);
-  const double link = s.model.collective.link_bw * s.model.collective.protocol_efficiency * 7;
+  const double link =
+      s.model.collective.link_bw * s.model.collective.protocol_efficiency[wl::CollectiveOp::all_gather] * 7;
   // (Counting only the cohorts dispatched before each gives 0.65% less.)
   EXPECT_NEAR(us, bytes * 7 / 8 / closed_network_rate(64, 5e9, link) * 1e6, 0.001 * us);
 }

@@ -5,6 +5,7 @@
 
 #include "hardware/hardware_loader.h"
 #include "models/collective_plan.h"
+#include "workloads/collective.h"
 
 namespace c3sim::models {
 namespace {
@@ -67,8 +68,8 @@ TEST(CollectivePasses, TheLocalBlockPerSentByteFallsWithTheNodeSize) {
 // mi300x gives no per-op passes: reduce-scatter = all-gather's 1 + 1 = 2, all-reduce 1 + 0.5.
 TEST(CollectivePasses, WithoutMeasuredPassesReductionsAreDerived) {
   const hw::NodeSpec mi = hw::load_hardware("mi300x");
-  ASSERT_EQ(mi.model.collective.reduce_scatter_copy_passes, 0.0);
-  ASSERT_EQ(mi.model.collective.all_gather_copy_passes, 1.0);
+  ASSERT_EQ(mi.model.collective.copy_passes[wl::CollectiveOp::reduce_scatter], 0.0);
+  ASSERT_EQ(mi.model.collective.copy_passes[wl::CollectiveOp::all_gather], 1.0);
   EXPECT_DOUBLE_EQ(plan(wl::CollectiveOp::reduce_scatter, mi).copy_passes, 2.0);
   EXPECT_DOUBLE_EQ(plan(wl::CollectiveOp::all_reduce, mi).copy_passes, 1.5);
 }
@@ -77,14 +78,14 @@ TEST(CollectivePasses, WithoutMeasuredPassesReductionsAreDerived) {
 // link; the others keep model.collective.protocol_efficiency (the all-gather's).
 TEST(CollectivePasses, AnOpsOwnProtocolEfficiencyOverridesTheCommonOne) {
   hw::NodeSpec h200 = hw::load_hardware("h200-sxm");
-  ASSERT_EQ(h200.model.collective.all_reduce_protocol_efficiency, 0.0);
-  const double common = h200.model.collective.protocol_efficiency;
+  ASSERT_EQ(h200.model.collective.protocol_efficiency[wl::CollectiveOp::all_reduce], 0.0);
+  const double common = h200.model.collective.protocol_efficiency[wl::CollectiveOp::all_gather];
   for (auto op : {wl::CollectiveOp::all_gather, wl::CollectiveOp::all_to_all,
                   wl::CollectiveOp::reduce_scatter, wl::CollectiveOp::all_reduce}) {
     EXPECT_DOUBLE_EQ(plan(op, h200).link_efficiency, common);
   }
-  h200.model.collective.all_reduce_protocol_efficiency = 0.95;
-  h200.model.collective.all_to_all_protocol_efficiency = 0.9;
+  h200.model.collective.protocol_efficiency[wl::CollectiveOp::all_reduce] = 0.95;
+  h200.model.collective.protocol_efficiency[wl::CollectiveOp::all_to_all] = 0.9;
   EXPECT_DOUBLE_EQ(plan(wl::CollectiveOp::all_reduce, h200).link_efficiency, 0.95);
   EXPECT_DOUBLE_EQ(plan(wl::CollectiveOp::all_to_all, h200).link_efficiency, 0.9);
   EXPECT_DOUBLE_EQ(plan(wl::CollectiveOp::reduce_scatter, h200).link_efficiency, common);

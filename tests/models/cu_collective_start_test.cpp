@@ -13,6 +13,7 @@
 #include "sim/base/units.h"
 #include "sim/engine/cu_mask.h"
 #include "sim/engine/gpu_dispatcher.h"
+#include "workloads/collective.h"
 
 namespace c3sim::models {
 namespace {
@@ -27,12 +28,12 @@ hw::NodeSpec two_h200(double wg_copy_bw, double link_bw) {
   c.workgroup_copy_bw = wg_copy_bw;
   c.workgroup_local_copy_bw = 0;  // the channel rate is wg_copy_bw, local block included
   c.link_bw = link_bw;
-  c.protocol_efficiency = 1.0;
+  c.protocol_efficiency[wl::CollectiveOp::all_gather] = 1.0;
   c.ll_protocol_efficiency = 0;
   c.launch_latency = 104e-6;
   c.step_latency = 50e-6;
   c.default_workgroups_all_gather = 32;
-  c.all_gather_copy_passes = 1;
+  c.copy_passes[wl::CollectiveOp::all_gather] = 1;
   c.memory_stall_fraction = 0;
   c.link_stall_fraction = 0;
   c.channel_queueing = false;  // min(channels x rate, link): channel_queueing_test.cpp has the network

@@ -15,6 +15,7 @@
 #include "hardware/hardware_loader.h"
 #include "models/c3_simulator.h"
 #include "models/calibration.h"
+#include "workloads/collective.h"
 #include "workloads/measurement.h"
 #include "workloads/scenario.h"
 
@@ -41,7 +42,7 @@ double iso_us(const hw::NodeSpec& spec, wl::CollectiveOp op, std::int64_t bytes,
 TEST(PartitionRate, ScalesACollectiveOnItsOwnPartitionAndNothingElse) {
   const hw::NodeSpec base = two_gpu_h200();
   hw::NodeSpec faster = base;
-  faster.model.collective.reduce_scatter_partition_rate = 1.05;
+  faster.model.collective.partition_rate[wl::CollectiveOp::reduce_scatter] = 1.05;
   const auto rs = wl::CollectiveOp::reduce_scatter;
   // Unmasked: the field does not apply.
   EXPECT_DOUBLE_EQ(iso_us(faster, rs, 512 * kMiB, std::nullopt), iso_us(base, rs, 512 * kMiB, std::nullopt));
@@ -60,7 +61,7 @@ TEST(PartitionRate, ScalesACollectiveOnItsOwnPartitionAndNothingElse) {
 TEST(PartitionRate, AppliesToTheRpPoliciesCollectiveOnly) {
   const hw::NodeSpec base = two_gpu_h200();
   hw::NodeSpec faster = base;
-  faster.model.collective.reduce_scatter_partition_rate = 1.05;
+  faster.model.collective.partition_rate[wl::CollectiveOp::reduce_scatter] = 1.05;
   wl::Scenario sc;
   sc.name = "short_gemm_beside_rs";
   sc.gpus = 2;
@@ -103,9 +104,9 @@ wl::IsoCollRecord record(wl::CollectiveOp op, std::int64_t bytes, double time_us
 TEST(PartitionRate, CalibrateRecoversEachOpsRateFromPartitionedAndUnpartitionedPairs) {
   const hw::NodeSpec base = two_gpu_h200();
   hw::NodeSpec truth = base;
-  truth.model.collective.protocol_efficiency *= 0.9;
-  truth.model.collective.reduce_scatter_partition_rate = 1.03;
-  truth.model.collective.all_reduce_partition_rate = 0.93;
+  truth.model.collective.protocol_efficiency[wl::CollectiveOp::all_gather] *= 0.9;
+  truth.model.collective.partition_rate[wl::CollectiveOp::reduce_scatter] = 1.03;
+  truth.model.collective.partition_rate[wl::CollectiveOp::all_reduce] = 0.93;
   const auto rs = wl::CollectiveOp::reduce_scatter;
   const auto ar = wl::CollectiveOp::all_reduce;
   const auto ag = wl::CollectiveOp::all_gather;
@@ -127,10 +128,10 @@ TEST(PartitionRate, CalibrateRecoversEachOpsRateFromPartitionedAndUnpartitionedP
   whole.extra["group_units"] = base.compute.total_cus();
   records.emplace_back(whole);
   const CalibrationResult r = calibrate(base, {{"pairs.jsonl", records}});
-  EXPECT_NEAR(r.spec.model.collective.reduce_scatter_partition_rate, 1.03, 0.003);
-  EXPECT_NEAR(r.spec.model.collective.all_reduce_partition_rate, 0.93, 0.003);
+  EXPECT_NEAR(r.spec.model.collective.partition_rate[wl::CollectiveOp::reduce_scatter], 1.03, 0.003);
+  EXPECT_NEAR(r.spec.model.collective.partition_rate[wl::CollectiveOp::all_reduce], 0.93, 0.003);
   // No partitioned all-gather records: the op keeps the base's (absent) value.
-  EXPECT_EQ(r.spec.model.collective.all_gather_partition_rate, 0);
+  EXPECT_EQ(r.spec.model.collective.partition_rate[wl::CollectiveOp::all_gather], 0);
   const auto stage = std::find_if(r.stages.begin(), r.stages.end(), [](const StageReport& st) {
     return st.name == "collective in a partition";
   });
@@ -158,13 +159,15 @@ TEST(PartitionRate, TheCommittedTwoGpuSweepFitsAFasterReduceScatterAndASlowerAll
   const CalibrationResult r = calibrate(two_gpu_h200(), {{path, wl::read_measurements(path)}});
   const auto& c = r.spec.model.collective;
   std::printf("partition rates: all-gather %.4f all-to-all %.4f reduce-scatter %.4f all-reduce %.4f\n",
-              c.all_gather_partition_rate, c.all_to_all_partition_rate, c.reduce_scatter_partition_rate,
-              c.all_reduce_partition_rate);
-  EXPECT_GT(c.reduce_scatter_partition_rate, 1.03);
-  EXPECT_LT(c.reduce_scatter_partition_rate, 1.10);
-  EXPECT_LT(c.all_reduce_partition_rate, 0.99);
-  EXPECT_GT(c.all_reduce_partition_rate, 0.90);
-  for (double rate : {c.all_gather_partition_rate, c.all_to_all_partition_rate}) {
+              c.partition_rate[wl::CollectiveOp::all_gather], c.partition_rate[wl::CollectiveOp::all_to_all],
+              c.partition_rate[wl::CollectiveOp::reduce_scatter],
+              c.partition_rate[wl::CollectiveOp::all_reduce]);
+  EXPECT_GT(c.partition_rate[wl::CollectiveOp::reduce_scatter], 1.03);
+  EXPECT_LT(c.partition_rate[wl::CollectiveOp::reduce_scatter], 1.10);
+  EXPECT_LT(c.partition_rate[wl::CollectiveOp::all_reduce], 0.99);
+  EXPECT_GT(c.partition_rate[wl::CollectiveOp::all_reduce], 0.90);
+  for (double rate :
+       {c.partition_rate[wl::CollectiveOp::all_gather], c.partition_rate[wl::CollectiveOp::all_to_all]}) {
     EXPECT_NEAR(rate, 1.0, 0.04);
   }
   const auto stage = std::find_if(r.stages.begin(), r.stages.end(), [](const StageReport& st) {

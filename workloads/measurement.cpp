@@ -128,13 +128,15 @@ void read_spread_and_trials(StrictJsonObject& o, R& r) {
   r.trials = positive_int(o, "trials");
 }
 
-EnvRecord read_env(StrictJsonObject& o) {
+EnvRecord read_env(StrictJsonObject& o, std::int64_t schema_version) {
   EnvRecord r;
   r.producer = string_field(o, "producer");
   r.hardware = string_field(o, "hardware");
   r.gpus = positive_int(o, "gpus");
   // Optional: logs of collective benchmarks (nccl-tests) do not say how many CUs a GPU has.
   r.cus_per_gpu = optional_positive_int(o, "cus_per_gpu").value_or(0);
+  // Schema 1 predates the field; from 2 on every env record names the release that wrote it.
+  r.c3sim_version = schema_version >= 2 || o.has("c3sim_version") ? string_field(o, "c3sim_version") : "";
   r.details = o.optional_object("details");
   return r;
 }
@@ -302,6 +304,7 @@ json to_json(const EnvRecord& r) {
   j["hardware"] = r.hardware;
   j["gpus"] = r.gpus;
   if (r.cus_per_gpu > 0) j["cus_per_gpu"] = r.cus_per_gpu;
+  put_nonempty(j, "c3sim_version", r.c3sim_version);
   put_nonempty(j, "details", r.details);
   return j;
 }
@@ -403,7 +406,7 @@ Record record_from_json(const json& j, const SourceLocation& where) {
   const std::string kind = o.string("kind");
   Record r;
   if (kind == "env") {
-    r = read_env(o);
+    r = read_env(o, version);
   } else if (kind == "iso_gemm") {
     r = read_iso_gemm(o);
   } else if (kind == "iso_coll") {

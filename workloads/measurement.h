@@ -1,7 +1,10 @@
 #pragma once
 // The measurement schema shared by the simulator (c3sim run) and the hardware runner
 // (c3bench run): JSON Lines, one record per line, each with "schema" and "kind".
-// Times are microseconds in fields named *_us. Bump kSchemaVersion on incompatible change.
+// Times are microseconds in fields named *_us. Bump kSchemaVersion on incompatible change; a
+// reader accepts every version up to its own.
+//   1  the records below, without env.c3sim_version
+//   2  env records name the c3sim release that wrote them (c3sim_version)
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -12,11 +15,12 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/base/errors.h"
+#include "sim/base/version.h"
 
 namespace c3sim::wl {
 
 inline constexpr const char* kSchemaName = "c3sim.measurement";
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 // {"kind":"env"}: what produced the file.
 struct EnvRecord {
@@ -24,6 +28,9 @@ struct EnvRecord {
   std::string hardware;  // preset name or GPU name
   int gpus = 0;
   int cus_per_gpu = 0;  // 0 = not known (nccl-tests logs): the field is then left out
+  // The c3sim release whose code wrote the file (c3bench and imports included); empty when read
+  // from a schema-1 file, which did not record it.
+  std::string c3sim_version = c3sim::version();
   nlohmann::json details = nlohmann::json::object();  // clocks, driver, library versions, topology
 };
 

@@ -3,16 +3,18 @@
 //   2  bad input (file, line and key named on stderr); no output file written
 //   1  internal error (a bug in c3sim)
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "sim/base/errors.h"
+#include "sim/base/version.h"
 #include "sim/cli/commands.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"c3sim: simulate concurrent GEMM + collective execution (C3) on multi-GPU nodes"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "c3sim 0.1.0");
+  app.set_version_flag("--version", std::string("c3sim ") + c3sim::version());
   c3sim::cli::add_paper_command(app);
   c3sim::cli::add_run_command(app);
   c3sim::cli::add_calibrate_command(app);

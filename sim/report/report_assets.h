@@ -1,6 +1,6 @@
 #pragma once
-// The page's bundled assets, embedded at build time (embed_assets.cmake): Chart.js from the npm
-// registry (web/package-lock.json pins it), and the report's own script and style sheet.
+// The page's bundled assets, embedded at build time (embed_assets.cmake): Chart.js (vendored in
+// web/vendor at the version web/package.json pins), and the report's own script and style sheet.
 #include <string>
 
 namespace c3sim::report {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 
+#include "sim/base/version.h"
 #include "workloads/measurement.h"
 
 namespace c3sim::wl {
@@ -73,7 +74,7 @@ std::vector<Record> all_records() { return {env(), iso_gemm(), iso_coll(), c3()}
 TEST(Measurement, HeaderAndFieldNames) {
   const json j = to_json(Record(iso_coll()));
   EXPECT_EQ(j["schema"], "c3sim.measurement");
-  EXPECT_EQ(j["version"], 1);
+  EXPECT_EQ(j["version"], kSchemaVersion);
   EXPECT_EQ(j["kind"], "iso_coll");
   EXPECT_EQ(j["engines"], 14);
   EXPECT_EQ(j["time_us"], 2900.0);
@@ -106,6 +107,28 @@ TEST(Measurement, JsonlRoundTripIsExactAndDeterministic) {
   EXPECT_EQ(std::get<C3Record>(back[3]).percent_of_ideal, 96.66);
   // Keys sorted: "bytes" precedes "engines" precedes "gpus".
   EXPECT_LT(text.find("\"bytes\""), text.find("\"engines\""));
+}
+
+// Every env record names the c3sim release that wrote it; files of schema 1, which did not, still
+// load (with the release unknown), while a schema-2 env record without it is malformed.
+TEST(Measurement, EnvRecordNamesTheRelease) {
+  const json j = to_json(Record(env()));
+  ASSERT_TRUE(j.contains("c3sim_version"));
+  EXPECT_EQ(j["c3sim_version"], c3sim::version());
+  EXPECT_FALSE(std::string(c3sim::version()).empty());
+
+  json old = j;
+  old["version"] = 1;
+  old.erase("c3sim_version");
+  const Record back = record_from_json(old, SourceLocation{"old.jsonl", 1, 0});
+  EXPECT_EQ(std::get<EnvRecord>(back).c3sim_version, "");
+  EXPECT_EQ(std::get<EnvRecord>(back).hardware, "mi300x");
+  EXPECT_FALSE(to_json(back).contains("c3sim_version"));
+
+  json old_with_release = j;
+  old_with_release["version"] = 1;
+  EXPECT_EQ(std::get<EnvRecord>(record_from_json(old_with_release, SourceLocation{})).c3sim_version,
+            c3sim::version());
 }
 
 TEST(Measurement, ReadsFilesWithBlankLinesAndCrLf) {
@@ -172,7 +195,7 @@ TEST(Measurement, StrictReadingErrors) {
   expect_bad(env(), "kind", [](json& j) { j.erase("kind"); });
   expect_bad(env(), "schema", [](json& j) { j["schema"] = "other"; });
   expect_bad(env(), "schema", [](json& j) { j.erase("schema"); });
-  expect_bad(env(), "version", [](json& j) { j["version"] = 2; });
+  expect_bad(env(), "version", [](json& j) { j["version"] = kSchemaVersion + 1; });
   expect_bad(env(), "version", [](json& j) { j["version"] = 0; });
   expect_bad(env(), "version", [](json& j) { j["version"] = "1"; });
   expect_bad(env(), "version", [](json& j) { j["version"] = 1.5; });
@@ -180,6 +203,8 @@ TEST(Measurement, StrictReadingErrors) {
   expect_bad(env(), "colour", [](json& j) { j["colour"] = "red"; });
   expect_bad(env(), "gpus", [](json& j) { j.erase("gpus"); });
   expect_bad(env(), "details", [](json& j) { j["details"] = 3; });
+  expect_bad(env(), "c3sim_version", [](json& j) { j.erase("c3sim_version"); });
+  expect_bad(env(), "c3sim_version", [](json& j) { j["c3sim_version"] = 1; });
   expect_bad(iso_gemm(), "time_us", [](json& j) { j.erase("time_us"); });
   expect_bad(iso_gemm(), "trials", [](json& j) { j.erase("trials"); });
   expect_bad(iso_coll(), "op", [](json& j) { j.erase("op"); });

@@ -26,6 +26,7 @@ from ._core import (
     ProgramResult,
     Results,
     Scenario,
+    __version__,
     generate,
     load_hardware,
     load_program,
@@ -38,8 +39,6 @@ from ._core import (
     run,
     sweep_text,
 )
-
-__version__ = "0.1.0"
 
 __all__ = [
     "C3Result",

@@ -23,6 +23,9 @@ inline constexpr std::int64_t kMaxCollectiveBytes = std::int64_t{1} << 50;
 inline constexpr std::int64_t kMinGpus = 2;
 inline constexpr std::int64_t kMaxGpus = std::int64_t{1} << 12;
 inline constexpr std::int64_t kMaxWorkgroups = std::int64_t{1} << 16;
+// A program's times (a launch gap, a measured kernel's duration, an imported step's span), in us:
+// 10^12 us (11.6 days) is 10^18 ps, inside the engine's int64 picoseconds with room for sums.
+inline constexpr double kMaxProgramTimeUs = 1e12;
 
 // `key_prefix` is prepended to the field names in messages ("scenarios[0].gemm" -> "...gemm.m").
 void check_gemm_shape(std::int64_t m, std::int64_t n, std::int64_t k, const SourceLocation& where,

@@ -434,6 +434,7 @@ std::vector<Record> read_measurements_string(const std::string& text, const std:
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    check_json_depth(line, kMaxRecordDepth, SourceLocation{label, line_no, 0});
     json j;
     try {
       j = json::parse(line);

@@ -222,9 +222,19 @@ void validate_program(const Program& p) {
       throw InputError(k.location, key_of(p, k, "stream"),
                        fmt::format("stream '{}' is not declared under streams", k.stream));
     }
-    if (k.gap_us && !(*k.gap_us >= 0)) {
+    if (k.gap_us && !(*k.gap_us >= 0 && *k.gap_us <= kMaxProgramTimeUs)) {
       throw InputError(k.location, key_of(p, k, "gap_us"),
-                       fmt::format("gap must be >= 0, got {}", *k.gap_us));
+                       fmt::format("gap must be in 0..{} us, got {}", kMaxProgramTimeUs, *k.gap_us));
+    }
+    if (k.kind == KernelKind::measured && k.measured.time_us > kMaxProgramTimeUs) {
+      throw InputError(k.location, key_of(p, k, "measured.time_us"),
+                       fmt::format("{} us is over the {} us a program time may be", k.measured.time_us,
+                                   kMaxProgramTimeUs));
+    }
+    if (k.kind == KernelKind::collective && p.gpus && *p.gpus < kMinGpus) {
+      throw InputError(
+          k.location, key_of(p, k, "collective"),
+          fmt::format("a collective needs at least {} GPUs; the program has gpus: {}", kMinGpus, *p.gpus));
     }
     check_kernel_size(p, k);
     if (k.kind == KernelKind::memory && k.memory.workgroups && *k.memory.workgroups <= 0) {
@@ -357,8 +367,10 @@ void check_rank_kernel_size(const Program& p, const ProgramKernel& k, int rank) 
       checked_bytes(static_cast<double>(k.dma.bytes), k.location, key("dma_copy") + ".bytes");
       break;
     case KernelKind::measured:
-      if (!std::isfinite(k.measured.time_us))
-        throw InputError(k.location, key("measured") + ".time_us", "the rank's time is infinite");
+      if (!std::isfinite(k.measured.time_us) || k.measured.time_us > kMaxProgramTimeUs)
+        throw InputError(k.location, key("measured") + ".time_us",
+                         fmt::format("the rank's time, {} us, is over the {} us a program time may be",
+                                     k.measured.time_us, kMaxProgramTimeUs));
       break;
     case KernelKind::collective: break;
   }

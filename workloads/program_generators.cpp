@@ -1,9 +1,12 @@
 #include "workloads/program_generators.h"
 
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "workloads/input_limits.h"
 
 namespace c3sim::wl {
 
@@ -115,6 +118,7 @@ Program tp_block_program(const TransformerConfig& c, int tp) {
   validate(c);
   const std::vector<LinearShape> linears = layer_linears(c);
   if (tp < 2) config_error(c.name, "tp", fmt::format("tensor-parallel degree must be >= 2, got {}", tp));
+  check_gpu_count(tp, SourceLocation{c.name, 0, 0}, "tp");
   const std::int64_t e = dtype_bytes(c.dtype);
   ProgramBuilder b(fmt::format("{}_tp{}_block", lower(c.name), tp),
                    fmt::format("{} transformer block, {}-way tensor parallel (Megatron)", c.name, tp), tp,
@@ -198,6 +202,13 @@ Program with_moe_imbalance(Program moe, const std::vector<double>& factors, cons
     if (k.kind != KernelKind::collective) im.kernels.push_back(k.name);
   }
   moe.imbalance.push_back(std::move(im));
+  // Every rank's scaled sizes must stay within what a program file may hold (a factor of 1e300
+  // would write a program that `run` refuses); the node's CU count plays no part here.
+  try {
+    check_program_fits(moe, gpus, std::numeric_limits<int>::max());
+  } catch (const InputError& e) {
+    throw InputError(where, "imbalance", e.problem());
+  }
   const std::string imbalanced = fmt::format("routing imbalance {}", fmt::join(factors, "/"));
   if (const size_t at = moe.source.find("balanced routing"); at != std::string::npos) {
     moe.source.replace(at, std::string("balanced routing").size(), imbalanced);

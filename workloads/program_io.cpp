@@ -43,9 +43,18 @@ std::int64_t parse_bytes(StrictMap& m, const std::string& key) {
   return byte_count(m, key, BoundInMessage::omitted);
 }
 
+// Times in microseconds: finite, within 0..kMaxProgramTimeUs (the engine counts integer picoseconds).
 double non_negative(StrictMap& m, const std::string& key) {
   const double v = m.number(key);
-  if (!(v >= 0) || !std::isfinite(v)) m.fail(key, fmt::format("must be a finite number >= 0, got {}", v));
+  if (!(v >= 0) || !std::isfinite(v) || v > kMaxProgramTimeUs)
+    m.fail(key, fmt::format("must be a finite number >= 0 and at most {} us, got {}", kMaxProgramTimeUs, v));
+  return v;
+}
+
+double positive_time(StrictMap& m, const std::string& key) {
+  const double v = m.number(key);
+  if (!(v > 0) || !std::isfinite(v) || v > kMaxProgramTimeUs)
+    m.fail(key, fmt::format("must be a finite number > 0 and <= {} us, got {}", kMaxProgramTimeUs, v));
   return v;
 }
 
@@ -96,9 +105,7 @@ ProgramKernel parse_kernel(StrictMap k) {
   } else if (k.has("measured")) {
     out.kind = KernelKind::measured;
     StrictMap m = k.map("measured");
-    out.measured.time_us = m.number("time_us");
-    if (!(out.measured.time_us > 0) || !std::isfinite(out.measured.time_us))
-      m.fail("time_us", fmt::format("must be a finite number > 0, got {}", out.measured.time_us));
+    out.measured.time_us = positive_time(m, "time_us");
     if (m.has("workgroups"))
       out.measured.workgroups = static_cast<int>(positive_integer(m, "workgroups", kMaxWorkgroups));
     out.measured.source = m.optional_string("source").value_or("");
@@ -173,9 +180,7 @@ RankOverride parse_rank_override(StrictMap m) {
   if (m.has("k")) out.k = positive_integer(m, "k", kMaxGemmDim);
   if (m.has("bytes")) out.bytes = parse_bytes(m, "bytes");
   if (m.has("time_us")) {
-    out.time_us = m.number("time_us");
-    if (!(*out.time_us > 0) || !std::isfinite(*out.time_us))
-      m.fail("time_us", fmt::format("must be a finite number > 0, got {}", *out.time_us));
+    out.time_us = positive_time(m, "time_us");
   }
   if (!out.m && !out.n && !out.k && !out.bytes && !out.time_us)
     m.fail("kernel", "an override sets at least one of m, n, k, bytes, time_us");
@@ -362,11 +367,14 @@ void emit_rank_differences(YAML::Emitter& out, const Program& p) {
 
 }  // namespace
 
-std::string programs_to_yaml(const std::vector<Program>& programs) {
+namespace {
+
+std::string emit_programs(const std::vector<const Program*>& programs, const std::string& leading_comments) {
   YAML::Emitter out;
   out.SetDoublePrecision(17);
   out << YAML::BeginMap << YAML::Key << "programs" << YAML::Value << YAML::BeginSeq;
-  for (const Program& p : programs) {
+  for (const Program* program : programs) {
+    const Program& p = *program;
     out << YAML::BeginMap;
     out << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << p.name;
     if (!p.source.empty()) out << YAML::Key << "source" << YAML::Value << YAML::DoubleQuoted << p.source;
@@ -399,7 +407,23 @@ std::string programs_to_yaml(const std::vector<Program>& programs) {
   out << YAML::EndSeq << YAML::EndMap;
   if (!out.good())
     throw ModelError(fmt::format("programs_to_yaml: YAML emitter failed: {}", out.GetLastError()));
-  return std::string(out.c_str()) + "\n";
+  std::string text;
+  text.reserve(leading_comments.size() + out.size() + 1);
+  text.append(leading_comments).append(out.c_str(), out.size()).push_back('\n');
+  return text;
+}
+
+}  // namespace
+
+std::string programs_to_yaml(const std::vector<Program>& programs, const std::string& leading_comments) {
+  std::vector<const Program*> all;
+  all.reserve(programs.size());
+  for (const Program& p : programs) all.push_back(&p);
+  return emit_programs(all, leading_comments);
+}
+
+std::string program_to_yaml(const Program& program, const std::string& leading_comments) {
+  return emit_programs({&program}, leading_comments);
 }
 
 }  // namespace c3sim::wl

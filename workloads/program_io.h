@@ -36,7 +36,10 @@ std::vector<Program> load_programs_file(const std::string& path);
 std::vector<Program> load_programs_string(const std::string& text, const std::string& label);
 
 // Emits the `programs:` form; load_programs_string(to_yaml(x)) reproduces x (all fields except the
-// source locations).
-std::string programs_to_yaml(const std::vector<Program>& programs);
+// source locations). `leading_comments` (whole "# ..." lines) go first, in the same string, so a
+// large program (an imported trace's) is not copied to prepend them.
+std::string programs_to_yaml(const std::vector<Program>& programs, const std::string& leading_comments = "");
+// The same for one program, without copying it into a vector.
+std::string program_to_yaml(const Program& program, const std::string& leading_comments = "");
 
 }  // namespace c3sim::wl

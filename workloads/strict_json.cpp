@@ -7,6 +7,34 @@
 
 namespace c3sim::wl {
 
+void check_json_depth(const std::string& text, int max_depth, const SourceLocation& where) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) {
+        const int column =
+            i + 1 > static_cast<std::size_t>(std::numeric_limits<int>::max()) ? 0 : static_cast<int>(i + 1);
+        throw InputError(SourceLocation{where.file, where.line, column}, "",
+                         fmt::format("nesting deeper than {} levels of objects and arrays", max_depth));
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
 StrictJsonObject::StrictJsonObject(const nlohmann::json& j, SourceLocation where)
     : j_(j), where_(std::move(where)) {
   if (!j_.is_object())

@@ -12,6 +12,15 @@
 
 namespace c3sim::wl {
 
+// Nesting a measurement record may have: its deepest field (`extra`) is an object of scalars, 3
+// levels. nlohmann builds and frees any depth without recursion, but copying or dumping a tree
+// (a record's `extra`, a value quoted in a message) recurses once per level.
+inline constexpr int kMaxRecordDepth = 64;
+
+// Throws InputError at `where` (column = the bracket that went too deep) when `text` nests objects
+// and arrays deeper than `max_depth`; brackets inside strings do not count. Call before parsing.
+void check_json_depth(const std::string& text, int max_depth, const SourceLocation& where);
+
 class StrictJsonObject {
 public:
   // Throws InputError if `j` is not an object. `j` must outlive this reader.

@@ -1,4 +1,5 @@
-// PyTorch profiler (Kineto) trace -> program. The rules are in torch_trace_import.h.
+// PyTorch profiler (Kineto) trace -> program. The rules are in torch_trace_import.h; the events
+// come from torch_trace_events.h, already checked field by field.
 #include "workloads/torch_trace_import.h"
 
 #include <algorithm>
@@ -7,50 +8,18 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
+#include "sim/base/input_file.h"
+#include "workloads/input_limits.h"
 #include "workloads/program_io.h"
+#include "workloads/torch_trace_events.h"
 
 namespace c3sim::wl {
 
 namespace {
-
-using nlohmann::json;
-
-struct Event {
-  std::string name;
-  std::string cat;
-  std::string tid;  // as text: Kineto writes numbers or strings
-  double ts = 0;
-  double dur = 0;
-  const json* args = nullptr;
-  [[nodiscard]] double end() const { return ts + dur; }
-};
-
-std::string id_text(const json& j) {
-  if (j.is_string()) return j.get<std::string>();
-  if (j.is_number_integer()) return std::to_string(j.get<std::int64_t>());
-  return j.dump();
-}
-
-std::optional<std::int64_t> int_arg(const Event& e, const char* key) {
-  if (e.args == nullptr || !e.args->contains(key)) return std::nullopt;
-  const json& v = (*e.args)[key];
-  if (v.is_number_integer()) return v.get<std::int64_t>();
-  if (v.is_number()) return static_cast<std::int64_t>(v.get<double>());
-  if (v.is_string()) {
-    const std::string s = v.get<std::string>();
-    if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos) return std::stoll(s);
-  }
-  return std::nullopt;
-}
-
-std::string str_arg(const Event& e, const char* key) {
-  if (e.args == nullptr || !e.args->contains(key) || !(*e.args)[key].is_string()) return "";
-  return (*e.args)[key].get<std::string>();
-}
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -80,13 +49,6 @@ bool gemm_kernel_name(const std::string& full) {
   return false;
 }
 
-bool gemm_op(const std::string& name) {
-  static const std::set<std::string> ops = {"aten::mm",        "aten::addmm",  "aten::bmm",
-                                            "aten::baddbmm",   "aten::matmul", "aten::linear",
-                                            "aten::_scaled_mm"};
-  return ops.contains(name);
-}
-
 std::optional<Dtype> dtype_of_type(const std::string& t) {
   const std::string s = lower(t);
   if (contains(s, "bfloat16")) return Dtype::bf16;
@@ -107,52 +69,41 @@ int elem_bytes(const std::string& dtype) {
 
 using Dims = std::vector<std::int64_t>;
 
-std::vector<Dims> input_dims(const Event& op) {
-  std::vector<Dims> out;
-  if (op.args == nullptr || !op.args->contains("Input Dims") || !(*op.args)["Input Dims"].is_array())
-    return out;
-  for (const json& d : (*op.args)["Input Dims"]) {
-    Dims dims;
-    if (d.is_array()) {
-      for (const json& x : d) {
-        if (x.is_number_integer()) dims.push_back(x.get<std::int64_t>());
-      }
-    }
-    out.push_back(dims);
-  }
-  return out;
-}
-
-std::int64_t product(const Dims& d, size_t from, size_t to) {
+// The product of d[from, to); nullopt when it leaves 1..kMaxGemmDim (or a factor is <= 0: 0 when
+// some factor is 0 or negative, so the caller reports an empty product).
+std::optional<std::int64_t> side(const Dims& d, size_t from, size_t to) {
   std::int64_t p = 1;
-  for (size_t i = from; i < to; ++i) p *= d[i];
+  for (size_t i = from; i < to; ++i) {
+    if (d[i] <= 0) return 0;
+    if (d[i] > kMaxGemmDim || p > kMaxGemmDim / d[i]) return std::nullopt;
+    p *= d[i];
+  }
   return p;
 }
 
-// {m, n, k} of the op's logical product, or why not.
-std::optional<Gemm> gemm_of_op(const Event& op, std::string* why) {
-  const std::vector<Dims> in = input_dims(op);
-  auto shape = [&](size_t a, size_t b) -> const Dims* {
-    if (in.size() <= std::max(a, b)) return nullptr;
-    return &in[a];
-  };
-  Gemm g;
-  const std::string& n = op.name;
+// {m, n, k} of the op's logical product, or why not. A side beyond the GEMM model's limit is the
+// trace's error (InputError naming the op's event): no program can carry it.
+std::optional<Gemm> gemm_of_op(const TraceEvents& t, const TraceEvent& op, std::string* why) {
+  static const OpShapes kNone;
+  const OpShapes& shapes = op.shapes >= 0 ? t.shapes[static_cast<size_t>(op.shapes)] : kNone;
+  const std::vector<Dims>& in = shapes.dims;
+  const std::string& n = t.strings.text(op.name);
   size_t ia = 0, ib = 1;
   if (n == "aten::addmm" || n == "aten::baddbmm") ia = 1, ib = 2;
-  if (shape(ia, ib) == nullptr) {
+  if (in.size() <= std::max(ia, ib)) {
     *why = fmt::format("{} has no Input Dims (profile with record_shapes=True)", n);
     return std::nullopt;
   }
   const Dims& a = in[ia];
   const Dims& b = in[ib];
+  std::optional<std::int64_t> m, nn, k;
   if (n == "aten::linear") {
     // linear(x[..., K], W[N, K]): m = every leading dimension of x.
     if (a.empty() || b.size() != 2) {
       *why = fmt::format("{} with input dims of rank {} and {}", n, a.size(), b.size());
       return std::nullopt;
     }
-    g.m = product(a, 0, a.size() - 1), g.n = b[0], g.k = b[1];
+    m = side(a, 0, a.size() - 1), nn = side(b, 0, 1), k = side(b, 1, 2);
   } else {
     // mm/addmm [M,K]x[K,N]; bmm/baddbmm [B,M,K]x[B,K,N] (B folds into m); matmul of rank >= 2
     // operands: a's leading dimensions fold into m (a batched b multiplies the same batch).
@@ -160,23 +111,29 @@ std::optional<Gemm> gemm_of_op(const Event& op, std::string* why) {
       *why = fmt::format("{} with input dims of rank {} and {}", n, a.size(), b.size());
       return std::nullopt;
     }
-    g.m = product(a, 0, a.size() - 1), g.k = a.back(), g.n = b.back();
-    if (b[b.size() - 2] != g.k) {
-      *why = fmt::format("{}: inner dimensions differ ({} vs {})", n, g.k, b[b.size() - 2]);
+    if (b[b.size() - 2] != a.back()) {
+      *why = fmt::format("{}: inner dimensions differ ({} vs {})", n, a.back(), b[b.size() - 2]);
       return std::nullopt;
     }
+    m = side(a, 0, a.size() - 1), k = side(a, a.size() - 1, a.size()), nn = side(b, b.size() - 1, b.size());
   }
-  if (g.m <= 0 || g.n <= 0 || g.k <= 0) {
+  if (!m || !nn || !k) {
+    throw InputError(t.where(op), TraceEvents::key(op, "args.Input Dims"),
+                     fmt::format("{}: a GEMM side is over the model's limit of {} (2^24)", n, kMaxGemmDim));
+  }
+  if (*m <= 0 || *nn <= 0 || *k <= 0) {
     *why = fmt::format("{}: empty product", n);
     return std::nullopt;
   }
+  Gemm g;
+  g.m = *m, g.n = *nn, g.k = *k;
+  check_gemm_shape(g.m, g.n, g.k, t.where(op), TraceEvents::key(op, "args.Input Dims"));
   g.dtype = Dtype::fp32;
-  if (op.args->contains("Input type") && (*op.args)["Input type"].is_array() &&
-      (*op.args)["Input type"].size() > ia && (*op.args)["Input type"][ia].is_string()) {
-    const std::string t = (*op.args)["Input type"][ia].get<std::string>();
-    const std::optional<Dtype> d = dtype_of_type(t);
+  if (shapes.types.size() > ia && !shapes.types[ia].empty()) {
+    const std::string& type = shapes.types[ia];
+    const std::optional<Dtype> d = dtype_of_type(type);
     if (!d) {
-      *why = fmt::format("{}: dtype '{}' has no c3sim GEMM model", n, t);
+      *why = fmt::format("{}: dtype '{}' has no c3sim GEMM model", n, type);
       return std::nullopt;
     }
     g.dtype = *d;
@@ -212,98 +169,184 @@ std::string short_name(const std::string& full) {
   return out.empty() ? "kernel" : out;
 }
 
+// Trace text quoted in the YAML's comments: one line, printable (a newline would end the comment).
+std::string comment_text(std::string s) {
+  for (char& c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) c = '?';
+  }
+  return s;
+}
+
 struct Kernel {
-  const Event* gpu = nullptr;
-  const Event* launch = nullptr;  // runtime call, nullptr if absent
+  const TraceEvent* gpu = nullptr;
+  const TraceEvent* launch = nullptr;  // runtime call, nullptr if absent
   std::int64_t stream = 0;
   [[nodiscard]] double launch_ts() const { return launch != nullptr ? launch->ts : gpu->ts; }
 };
 
-// CPU ops by thread, sorted by start, for "innermost op around this launch".
+// CPU ops of one kind (matmul ops, ops with message sizes) by thread, for "the innermost such op
+// around this launch": the latest-starting op (file order among equal starts) whose span contains
+// t. Sorted by start with a running maximum of ends, so a query walks back only over ops that
+// could still contain t: O(log n) plus the ops nested around t in a well-formed trace.
 class OpIndex {
 public:
-  void add(const Event* e) { by_tid_[e->tid].push_back(e); }
+  void add(const TraceEvent* e) { by_tid_[e->tid].ops.push_back(e); }
   void sort() {
-    for (auto& [tid, v] : by_tid_) {
-      std::stable_sort(v.begin(), v.end(), [](const Event* a, const Event* b) { return a->ts < b->ts; });
+    for (auto& [tid, t] : by_tid_) {
+      std::stable_sort(t.ops.begin(), t.ops.end(),
+                       [](const TraceEvent* a, const TraceEvent* b) { return a->ts < b->ts; });
+      double m = -std::numeric_limits<double>::infinity();
+      for (const TraceEvent* e : t.ops) t.max_end.push_back(m = std::max(m, e->end()));
     }
   }
-  // Ops on `tid` whose span contains t, outermost first.
-  [[nodiscard]] std::vector<const Event*> around(const std::string& tid, double t) const {
-    std::vector<const Event*> out;
-    auto it = by_tid_.find(tid);
-    if (it == by_tid_.end()) return out;
-    const auto& v = it->second;
-    const auto last =
-        std::upper_bound(v.begin(), v.end(), t, [](double x, const Event* e) { return x < e->ts; });
-    for (auto i = v.begin(); i != last; ++i) {
-      if ((*i)->end() >= t) out.push_back(*i);
+  [[nodiscard]] const TraceEvent* innermost(std::uint32_t tid, double t) const {
+    const auto it = by_tid_.find(tid);
+    if (it == by_tid_.end()) return nullptr;
+    const Thread& th = it->second;
+    auto i = static_cast<size_t>(std::upper_bound(th.ops.begin(), th.ops.end(), t,
+                                                  [](double x, const TraceEvent* e) { return x < e->ts; }) -
+                                 th.ops.begin());
+    while (i-- > 0 && th.max_end[i] >= t) {
+      if (th.ops[i]->end() >= t) return th.ops[i];
     }
-    return out;
+    return nullptr;
   }
 
 private:
-  std::map<std::string, std::vector<const Event*>> by_tid_;
+  struct Thread {
+    std::vector<const TraceEvent*> ops;
+    std::vector<double> max_end;  // max_end[i] = the latest end among ops[0..i]
+  };
+  std::unordered_map<std::uint32_t, Thread> by_tid_;
+};
+
+// Host time blocked in synchronizing calls, as the union of their spans; queried for consecutive
+// launch-to-launch intervals in increasing order (one pass overall).
+class BlockedTime {
+public:
+  explicit BlockedTime(std::vector<std::pair<double, double>> spans) {
+    std::sort(spans.begin(), spans.end());
+    for (const auto& [a, b] : spans) {
+      if (!merged_.empty() && a <= merged_.back().second) {
+        merged_.back().second = std::max(merged_.back().second, b);
+      } else {
+        merged_.emplace_back(a, b);
+      }
+    }
+  }
+  // The blocked time inside [from, to]; `from` never decreases between calls.
+  double within(double from, double to) {
+    while (next_ < merged_.size() && merged_[next_].second <= from) ++next_;
+    double sum = 0;
+    for (size_t i = next_; i < merged_.size() && merged_[i].first < to; ++i)
+      sum += std::max(0.0, std::min(merged_[i].second, to) - std::max(merged_[i].first, from));
+    return sum;
+  }
+
+private:
+  std::vector<std::pair<double, double>> merged_;
+  size_t next_ = 0;
 };
 
 [[noreturn]] void fail(const std::string& file, const std::string& key, const std::string& why) {
   throw InputError(SourceLocation{file, 0, 0}, key, why);
 }
 
-}  // namespace
+// The collective a kernel's message args describe, or why it stays measured (appended to
+// `unmapped`); InputError when the sizes are beyond what a program can hold.
+struct CollectiveSizes {
+  std::int64_t bytes = 0;
+  int group = 0;
+};
 
-TorchImportResult import_torch_trace(const std::string& text, const std::string& file,
-                                     const TorchImportOptions& options) {
-  const json doc = json::parse(text, nullptr, false);
-  if (doc.is_discarded()) fail(file, "", "not JSON, so not a PyTorch profiler trace");
-  if (!doc.is_object() || !doc.contains("traceEvents") || !doc["traceEvents"].is_array())
-    fail(file, "traceEvents", "no traceEvents array: not a PyTorch profiler (Chrome trace) file");
-  if (options.rank && doc.contains("distributedInfo") && doc["distributedInfo"].is_object() &&
-      doc["distributedInfo"].contains("rank") && doc["distributedInfo"]["rank"].is_number_integer()) {
-    const int r = doc["distributedInfo"]["rank"].get<int>();
-    if (r != *options.rank)
-      fail(file, "distributedInfo.rank",
-           fmt::format("trace is rank {}, --rank asks for {}", r, *options.rank));
+std::optional<CollectiveSizes> collective_sizes(const TraceEvents& t, const TraceEvent& comm, CollectiveOp op,
+                                                std::string* why) {
+  const std::int64_t in = comm.in_nelems.value_or(0);
+  const std::int64_t out = comm.out_nelems.value_or(0);
+  const std::int64_t gs = comm.group_size.value_or(0);  // 0..kMaxGpus (torch_trace_events.cpp)
+  const std::string& dtype = t.strings.text(comm.dtype);
+  const int eb = elem_bytes(dtype);
+  // in, out < 2^50, gs <= 2^12, eb <= 8: every product below fits in int64.
+  std::int64_t elems = 0;
+  const char* field = "args.In msg nelems";
+  switch (op) {
+    case CollectiveOp::all_gather:
+      elems = out > 0 ? out : in * gs;
+      if (out > 0) field = "args.Out msg nelems";
+      break;
+    case CollectiveOp::reduce_scatter:
+      elems = in > 0 ? in : out * gs;
+      if (in <= 0) field = "args.Out msg nelems";
+      break;
+    default:
+      elems = in > 0 ? in : out;
+      if (in <= 0) field = "args.Out msg nelems";
+      break;
   }
+  if (eb == 0 || elems <= 0 || gs < 2) {
+    *why =
+        fmt::format("collective with dtype '{}', {} elements, group size {}", comment_text(dtype), elems, gs);
+    return std::nullopt;
+  }
+  const std::int64_t bytes = elems * eb;
+  if (bytes > kMaxCollectiveBytes) {
+    throw InputError(
+        t.where(comm), TraceEvents::key(comm, field),
+        fmt::format("{} elements of {} bytes = {} bytes, over the {} (1 PiB) a collective may move", elems,
+                    eb, bytes, kMaxCollectiveBytes));
+  }
+  // A program's collective splits into equal shards on its GPUs (check_program_fits): the
+  // reduce-scatter's output is one shard already.
+  if (op != CollectiveOp::reduce_scatter && bytes % gs != 0) {
+    *why = fmt::format("collective of {} bytes does not split into {} equal shards", bytes, gs);
+    return std::nullopt;
+  }
+  return CollectiveSizes{bytes, static_cast<int>(gs)};
+}
 
-  std::vector<Event> events;
-  events.reserve(doc["traceEvents"].size());
-  for (const json& e : doc["traceEvents"]) {
-    if (!e.is_object() || !e.contains("ph") || e["ph"] != "X" || !e.contains("ts") || !e["ts"].is_number())
-      continue;
-    Event ev;
-    ev.name = e.contains("name") && e["name"].is_string() ? e["name"].get<std::string>() : "";
-    ev.cat = e.contains("cat") && e["cat"].is_string() ? e["cat"].get<std::string>() : "";
-    ev.tid = e.contains("tid") ? id_text(e["tid"]) : "";
-    ev.ts = e["ts"].get<double>();
-    ev.dur = e.contains("dur") && e["dur"].is_number() ? std::max(0.0, e["dur"].get<double>()) : 0.0;
-    ev.args = e.contains("args") && e["args"].is_object() ? &e["args"] : nullptr;
-    events.push_back(std::move(ev));
+TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& options) {
+  const std::string& file = t.file;
+  if (has_control_character(options.name, /*allow_whitespace=*/false))
+    throw InputError(SourceLocation{"<command line>", 0, 0}, "--name",
+                     "the program name holds a control character");
+  if (options.rank) {
+    if (t.rank_invalid)
+      fail(file, "distributedInfo.rank", fmt::format("{} is not a rank (0..{})", t.rank_text, kMaxGpus - 1));
+    if (t.rank && *t.rank != *options.rank)
+      fail(file, "distributedInfo.rank",
+           fmt::format("trace is rank {}, --rank asks for {}", *t.rank, *options.rank));
   }
 
   // GPU work per device; runtime calls by correlation; CPU ops.
-  std::map<std::int64_t, std::vector<const Event*>> gpu_by_device;
-  std::map<std::int64_t, const Event*> runtime_by_corr;
-  std::vector<const Event*> runtime, waits, steps;
-  std::map<std::int64_t, const Event*> op_by_ext;
-  OpIndex ops;
-  for (const Event& e : events) {
-    if (e.cat == "kernel" || e.cat == "gpu_memcpy" || e.cat == "gpu_memset") {
-      gpu_by_device[int_arg(e, "device").value_or(0)].push_back(&e);
-    } else if (e.cat == "cuda_runtime" || e.cat == "cuda_driver" || e.cat == "hip_runtime") {
-      runtime.push_back(&e);
-      if (auto c = int_arg(e, "correlation")) runtime_by_corr[*c] = &e;
-    } else if (e.cat == "cuda_sync") {
-      waits.push_back(&e);
-    } else if (e.cat == "cpu_op" || e.cat == "user_annotation") {
-      if (e.name.rfind("ProfilerStep#", 0) == 0) steps.push_back(&e);
-      if (e.cat == "cpu_op") {
-        ops.add(&e);
-        if (auto x = int_arg(e, "External id")) op_by_ext.emplace(*x, &e);
-      }
+  std::map<std::int64_t, std::vector<const TraceEvent*>> gpu_by_device;
+  std::unordered_map<std::int64_t, const TraceEvent*> runtime_by_corr;  // the last call of a correlation
+  std::vector<const TraceEvent*> runtime, waits, steps;
+  std::unordered_map<std::int64_t, const TraceEvent*> op_by_ext;  // the first op of an External id
+  OpIndex matmul_ops, comm_ops;
+  for (const TraceEvent& e : t.events) {
+    switch (e.cat) {
+      case TraceCategory::kernel:
+      case TraceCategory::gpu_memcpy:
+      case TraceCategory::gpu_memset: gpu_by_device[e.device.value_or(0)].push_back(&e); break;
+      case TraceCategory::runtime:
+        runtime.push_back(&e);
+        if (e.correlation) runtime_by_corr[*e.correlation] = &e;
+        break;
+      case TraceCategory::sync: waits.push_back(&e); break;
+      case TraceCategory::cpu_op:
+      case TraceCategory::annotation:
+        if (t.strings.text(e.name).rfind("ProfilerStep#", 0) == 0) steps.push_back(&e);
+        if (e.cat == TraceCategory::cpu_op) {
+          if (e.shapes >= 0) matmul_ops.add(&e);
+          if (e.has_message_sizes()) comm_ops.add(&e);
+          if (e.external_id) op_by_ext.emplace(*e.external_id, &e);
+        }
+        break;
     }
   }
-  ops.sort();
+  matmul_ops.sort();
+  comm_ops.sort();
   if (gpu_by_device.empty())
     fail(file, "traceEvents",
          "no GPU kernels (cat kernel/gpu_memcpy/gpu_memset): was CUDA activity profiled?");
@@ -323,19 +366,26 @@ TorchImportResult import_torch_trace(const std::string& text, const std::string&
   std::optional<std::pair<double, double>> step;
   if (!steps.empty()) {
     std::stable_sort(steps.begin(), steps.end(),
-                     [](const Event* a, const Event* b) { return a->ts < b->ts; });
+                     [](const TraceEvent* a, const TraceEvent* b) { return a->ts < b->ts; });
     step = {steps.front()->ts, steps.front()->end()};
   }
 
   std::vector<Kernel> kernels;
-  for (const Event* g : gpu_by_device[device]) {
+  for (const TraceEvent* g : gpu_by_device[device]) {
     Kernel k;
     k.gpu = g;
-    k.stream = int_arg(*g, "stream").value_or(0);
-    if (auto c = int_arg(*g, "correlation")) {
-      if (auto it = runtime_by_corr.find(*c); it != runtime_by_corr.end()) k.launch = it->second;
+    k.stream = g->stream.value_or(0);
+    if (g->correlation) {
+      if (auto it = runtime_by_corr.find(*g->correlation); it != runtime_by_corr.end()) k.launch = it->second;
     }
     if (step && (k.launch_ts() < step->first || k.launch_ts() > step->second)) continue;
+    if (k.launch != nullptr && g->ts < k.launch->ts) {
+      throw InputError(
+          t.where(*g), TraceEvents::key(*g, "ts"),
+          fmt::format("the kernel starts at {} us, before its launch call (traceEvents[{}], line {}, "
+                      "correlation {}) at {} us",
+                      g->ts, k.launch->index, k.launch->line, *g->correlation, k.launch->ts));
+    }
     kernels.push_back(k);
   }
   if (kernels.empty()) fail(file, "traceEvents", "no GPU kernels launched inside the profiler step");
@@ -347,132 +397,115 @@ TorchImportResult import_torch_trace(const std::string& text, const std::string&
   TorchImportResult r;
   Program& p = r.program;
   p.name = options.name.empty() ? "torch_trace" : options.name;
-  p.source = "PyTorch profiler trace " + file;
+  p.source = "PyTorch profiler trace " + comment_text(file);
   p.location = SourceLocation{file, 0, 0};
+  p.kernels.reserve(kernels.size());
   std::set<std::int64_t> stream_ids;
   for (const Kernel& k : kernels) stream_ids.insert(k.stream);
   for (std::int64_t s : stream_ids)
     p.streams.push_back(ProgramStream{fmt::format("stream{}", s), 0, std::nullopt, p.location});
 
-  // Host time blocked in synchronizing calls, as sorted intervals.
-  std::vector<std::pair<double, double>> blocked;
-  for (const Event* e : runtime) {
-    const bool sync =
-        contains(e->name, "Synchronize") || (contains(e->name, "Memcpy") && !contains(e->name, "Async"));
-    if (sync) blocked.emplace_back(e->ts, e->end());
-  }
-  std::sort(blocked.begin(), blocked.end());
-  auto blocked_in = [&](double from, double to) {
-    double sum = 0;
-    for (const auto& [a, b] : blocked) sum += std::max(0.0, std::min(b, to) - std::max(a, from));
-    return sum;
-  };
+  std::vector<std::pair<double, double>> sync_spans;
   std::vector<double> wait_calls;  // host times of cudaStreamWaitEvent calls
-  for (const Event* e : runtime) {
-    if (contains(e->name, "StreamWaitEvent")) wait_calls.push_back(e->ts);
+  for (const TraceEvent* e : runtime) {
+    const std::string& name = t.strings.text(e->name);
+    if (contains(name, "Synchronize") || (contains(name, "Memcpy") && !contains(name, "Async")))
+      sync_spans.emplace_back(e->ts, e->end());
+    if (contains(name, "StreamWaitEvent")) wait_calls.push_back(e->ts);
   }
+  BlockedTime blocked(std::move(sync_spans));
   std::sort(wait_calls.begin(), wait_calls.end());
 
-  const int group_default = 0;
-  int group = group_default;
+  int group = 0;
   double first_start = std::numeric_limits<double>::infinity(), last_end = 0;
   for (size_t i = 0; i < kernels.size(); ++i) {
     const Kernel& k = kernels[i];
-    const Event& g = *k.gpu;
+    const TraceEvent& g = *k.gpu;
+    const std::string& gname = t.strings.text(g.name);
     first_start = std::min(first_start, g.ts);
     last_end = std::max(last_end, g.end());
     ProgramKernel pk;
-    pk.name = fmt::format("k{:04}_{}", i, short_name(g.name));
+    pk.name = fmt::format("k{:04}_{}", i, short_name(gname));
     pk.stream = fmt::format("stream{}", k.stream);
-    pk.location = p.location;
+    pk.location = t.where(g);
     if (i > 0) {
       const double from = kernels[i - 1].launch_ts(), to = k.launch_ts();
-      const double removed = blocked_in(from, to);
+      const double removed = blocked.within(from, to);
       r.blocked_host_us += removed;
       pk.gap_us = std::max(0.0, to - from - removed);
+      if (*pk.gap_us > kMaxProgramTimeUs) {
+        const TraceEvent& at = k.launch != nullptr ? *k.launch : g;
+        throw InputError(
+            t.where(at), TraceEvents::key(at, "ts"),
+            fmt::format("{} us of host time before this launch, over the {} us a program may span",
+                        *pk.gap_us, kMaxProgramTimeUs));
+      }
     }
     if (k.launch == nullptr)
       r.unmapped.push_back(pk.name + ": no runtime call with its correlation (launch time = its GPU start)");
     pk.kind = KernelKind::measured;
     pk.measured.time_us = std::max(g.dur, 1e-3);
-    pk.measured.source = g.name;
-    if (g.cat == "kernel" && g.args != nullptr && g.args->contains("grid") && (*g.args)["grid"].is_array()) {
-      std::int64_t wgs = 1;
-      for (const json& x : (*g.args)["grid"])
-        wgs *= x.is_number_integer() ? std::max<std::int64_t>(1, x.get<std::int64_t>()) : 1;
-      pk.measured.workgroups = static_cast<int>(std::min<std::int64_t>(wgs, 1 << 20));
-    } else if (g.cat != "kernel") {
+    if (pk.measured.time_us > kMaxProgramTimeUs) {
+      throw InputError(t.where(g), TraceEvents::key(g, "dur"),
+                       fmt::format("{} us is over the {} us a program may span", g.dur, kMaxProgramTimeUs));
+    }
+    pk.measured.source = gname;
+    if (g.cat == TraceCategory::kernel && g.workgroups) {
+      pk.measured.workgroups = static_cast<int>(*g.workgroups);
+    } else if (g.cat != TraceCategory::kernel) {
       pk.measured.workgroups = 1;  // a copy or set: one CU's worth at most, mostly engine work
     }
-    // The CPU ops around the launch, innermost last; the op with the kernel's External id first.
-    std::vector<const Event*> around;
-    if (k.launch != nullptr) around = ops.around(k.launch->tid, k.launch->ts);
-    if (auto x = int_arg(g, "External id")) {
-      if (auto it = op_by_ext.find(*x); it != op_by_ext.end()) around.push_back(it->second);
+    // The CPU op around the launch: the op with the kernel's External id first, else the innermost
+    // op of the kind on the launching thread.
+    const TraceEvent* by_ext = nullptr;
+    if (g.external_id) {
+      if (auto it = op_by_ext.find(*g.external_id); it != op_by_ext.end()) by_ext = it->second;
     }
-    if (g.cat == "kernel" && nccl_kernel(g.name)) {
-      const Event* comm = nullptr;
-      if (g.args != nullptr && (g.args->contains("In msg nelems") || g.args->contains("Out msg nelems")))
-        comm = &g;
-      for (auto it = around.rbegin(); comm == nullptr && it != around.rend(); ++it) {
-        if ((*it)->args != nullptr &&
-            ((*it)->args->contains("In msg nelems") || (*it)->args->contains("Out msg nelems")))
-          comm = *it;
-      }
-      const std::string coll_name = comm != nullptr ? str_arg(*comm, "Collective name") : "";
-      const std::optional<CollectiveOp> op = coll_op_of_kernel(g.name, coll_name);
+    auto around = [&](const OpIndex& index, bool (*fits)(const TraceEvent&)) -> const TraceEvent* {
+      if (by_ext != nullptr && fits(*by_ext)) return by_ext;
+      return k.launch != nullptr ? index.innermost(k.launch->tid, k.launch->ts) : nullptr;
+    };
+    if (g.cat == TraceCategory::kernel && nccl_kernel(gname)) {
+      const TraceEvent* comm =
+          g.has_message_sizes() ? &g
+                                : around(comm_ops, [](const TraceEvent& e) { return e.has_message_sizes(); });
+      const std::string coll_name = comm != nullptr ? t.strings.text(comm->collective_name) : "";
+      const std::optional<CollectiveOp> op = coll_op_of_kernel(gname, coll_name);
+      std::string why;
       if (!op) {
-        r.unmapped.push_back(
-            fmt::format("{}: NCCL kernel that is no all-gather, reduce-scatter, all-reduce or "
-                        "all-to-all ('{}'), kept as measured",
-                        pk.name, coll_name.empty() ? short_name(g.name) : coll_name));
+        r.unmapped.push_back(fmt::format(
+            "{}: NCCL kernel that is no all-gather, reduce-scatter, all-reduce or all-to-all ('{}'), kept as "
+            "measured",
+            pk.name, comment_text(coll_name.empty() ? short_name(gname) : coll_name)));
       } else if (comm == nullptr) {
         r.unmapped.push_back(
             pk.name +
             ": NCCL kernel without message sizes (no In/Out msg nelems on it or its op), kept as measured");
+      } else if (const std::optional<CollectiveSizes> c = collective_sizes(t, *comm, *op, &why); !c) {
+        r.unmapped.push_back(fmt::format("{}: {}: kept as measured", pk.name, why));
+      } else if (group != 0 && c->group != group) {
+        r.unmapped.push_back(fmt::format("{}: collective over {} GPUs in a program over {}: kept as measured",
+                                         pk.name, c->group, group));
       } else {
-        const std::int64_t in = int_arg(*comm, "In msg nelems").value_or(0);
-        const std::int64_t out = int_arg(*comm, "Out msg nelems").value_or(0);
-        const int gs = static_cast<int>(int_arg(*comm, "Group size").value_or(0));
-        const int eb = elem_bytes(str_arg(*comm, "dtype"));
-        std::int64_t elems = 0;
-        switch (*op) {
-          case CollectiveOp::all_gather: elems = out > 0 ? out : in * gs; break;
-          case CollectiveOp::reduce_scatter: elems = in > 0 ? in : out * gs; break;
-          default: elems = in > 0 ? in : out; break;
-        }
-        if (eb == 0 || elems <= 0 || gs < 2) {
-          r.unmapped.push_back(
-              fmt::format("{}: collective with dtype '{}', {} elements, group size {}: kept as measured",
-                          pk.name, str_arg(*comm, "dtype"), elems, gs));
-        } else if (group != 0 && gs != group) {
-          r.unmapped.push_back(fmt::format(
-              "{}: collective over {} GPUs in a program over {}: kept as measured", pk.name, gs, group));
-        } else {
-          group = gs;
-          pk.kind = KernelKind::collective;
-          pk.collective.op = *op;
-          pk.collective.bytes = elems * eb;
-          ++r.collectives;
-        }
+        group = c->group;
+        pk.kind = KernelKind::collective;
+        pk.collective.op = *op;
+        pk.collective.bytes = c->bytes;
+        ++r.collectives;
       }
-    } else if (g.cat == "kernel") {
-      const Event* op = nullptr;
-      for (auto it = around.rbegin(); op == nullptr && it != around.rend(); ++it) {
-        if (gemm_op((*it)->name)) op = *it;
-      }
-      if (gemm_kernel_name(g.name) && op == nullptr) {
+    } else if (g.cat == TraceCategory::kernel && gemm_kernel_name(gname)) {
+      const TraceEvent* op = around(matmul_ops, [](const TraceEvent& e) { return e.shapes >= 0; });
+      std::string why;
+      if (op == nullptr) {
         r.unmapped.push_back(
             pk.name + ": GEMM-library kernel with no aten matmul op around its launch, kept as measured");
-      } else if (gemm_kernel_name(g.name)) {
-        std::string why;
-        if (const std::optional<Gemm> gm = gemm_of_op(*op, &why)) {
-          pk.kind = KernelKind::gemm;
-          pk.gemm = *gm;
-          ++r.gemms;
-        } else {
-          r.unmapped.push_back(fmt::format("{}: GEMM kernel: {}; kept as measured", pk.name, why));
-        }
+      } else if (const std::optional<Gemm> gm = gemm_of_op(t, *op, &why)) {
+        pk.kind = KernelKind::gemm;
+        pk.gemm = *gm;
+        ++r.gemms;
+      } else {
+        r.unmapped.push_back(
+            fmt::format("{}: GEMM kernel: {}; kept as measured", pk.name, comment_text(why)));
       }
     }
     if (pk.kind == KernelKind::measured) ++r.measured;
@@ -480,10 +513,15 @@ TorchImportResult import_torch_trace(const std::string& text, const std::string&
   }
   if (group != 0) p.gpus = group;
   p.measured_step_us = last_end - first_start;
+  if (*p.measured_step_us > kMaxProgramTimeUs)
+    fail(file, "traceEvents",
+         fmt::format("the kernels span {} us, over the {} us a program may span", *p.measured_step_us,
+                     kMaxProgramTimeUs));
   if (step) p.measured_profiler_step_us = step->second - step->first;
 
-  // Cross-stream dependencies.
-  std::map<std::int64_t, std::vector<size_t>> on_stream;  // launch order
+  // Cross-stream dependencies. Kernels are in launch order, so each stream's list is sorted by
+  // launch time.
+  std::map<std::int64_t, std::vector<size_t>> on_stream;
   for (size_t i = 0; i < kernels.size(); ++i) on_stream[kernels[i].stream].push_back(i);
   auto add_edge = [&](size_t producer, size_t consumer) {
     auto& after = p.kernels[consumer].after;
@@ -492,57 +530,67 @@ TorchImportResult import_torch_trace(const std::string& text, const std::string&
     after.push_back(n);
     return true;
   };
-  // Last kernel launched on `stream` before host time t; -1 if none.
-  auto last_before = [&](std::int64_t stream, double t) -> long {
-    long best = -1;
-    for (size_t i : on_stream[stream]) {
-      if (kernels[i].launch_ts() < t) best = static_cast<long>(i);
-    }
-    return best;
+  // Last kernel launched on `stream` before host time t / first after t; -1 if none.
+  auto last_before = [&](std::int64_t stream, double when) -> long {
+    const auto& v = on_stream[stream];
+    const auto it = std::lower_bound(v.begin(), v.end(), when,
+                                     [&](size_t i, double x) { return kernels[i].launch_ts() < x; });
+    return it == v.begin() ? -1 : static_cast<long>(*(it - 1));
   };
-  auto first_after = [&](std::int64_t stream, double t) -> long {
-    for (size_t i : on_stream[stream]) {
-      if (kernels[i].launch_ts() > t) return static_cast<long>(i);
-    }
-    return -1;
+  auto first_after = [&](std::int64_t stream, double when) -> long {
+    const auto& v = on_stream[stream];
+    const auto it = std::upper_bound(v.begin(), v.end(), when,
+                                     [&](double x, size_t i) { return x < kernels[i].launch_ts(); });
+    return it == v.end() ? -1 : static_cast<long>(*it);
   };
   bool have_sync_records = false;
-  for (const Event* w : waits) {
-    if (!contains(w->name, "Wait Event") || int_arg(*w, "device").value_or(device) != device) continue;
-    const auto on = int_arg(*w, "wait_on_stream");
-    const auto rec = int_arg(*w, "wait_on_cuda_event_record_corr_id");
-    const auto stream = int_arg(*w, "stream");
-    const auto corr = int_arg(*w, "correlation");
-    if (!on || !rec || !stream || !corr) continue;
+  for (const TraceEvent* w : waits) {
+    if (!contains(t.strings.text(w->name), "Wait Event") || w->device.value_or(device) != device) continue;
+    if (!w->wait_on_stream || !w->wait_record_correlation || !w->stream || !w->correlation) continue;
     have_sync_records = true;
-    const auto rec_call = runtime_by_corr.find(*rec);
-    const auto wait_call = runtime_by_corr.find(*corr);
-    if (rec_call == runtime_by_corr.end() || wait_call == runtime_by_corr.end() || *on == *stream) continue;
-    const long producer = last_before(*on, rec_call->second->ts);
-    const long consumer = first_after(*stream, wait_call->second->ts);
+    const auto rec_call = runtime_by_corr.find(*w->wait_record_correlation);
+    const auto wait_call = runtime_by_corr.find(*w->correlation);
+    if (rec_call == runtime_by_corr.end() || wait_call == runtime_by_corr.end() ||
+        *w->wait_on_stream == *w->stream)
+      continue;
+    const long producer = last_before(*w->wait_on_stream, rec_call->second->ts);
+    const long consumer = first_after(*w->stream, wait_call->second->ts);
     if (producer < 0 || consumer < 0 || producer == consumer) continue;
     if (add_edge(static_cast<size_t>(producer), static_cast<size_t>(consumer))) ++r.event_edges;
   }
   if (!have_sync_records) {
+    // Kernels by GPU end time, to find those that ended within the tolerance before a start.
+    std::vector<size_t> by_end(kernels.size());
+    for (size_t i = 0; i < by_end.size(); ++i) by_end[i] = i;
+    std::stable_sort(by_end.begin(), by_end.end(),
+                     [&](size_t a, size_t b) { return kernels[a].gpu->end() < kernels[b].gpu->end(); });
+    std::map<std::int64_t, size_t> seen_on_stream;  // kernels of each stream launched so far
     for (size_t b = 0; b < kernels.size(); ++b) {
       const Kernel& kb = kernels[b];
+      const size_t pos = seen_on_stream[kb.stream]++;
       if (kb.launch == nullptr) continue;
-      const auto& mine = on_stream[kb.stream];
-      const auto pos = std::find(mine.begin(), mine.end(), b);
-      const double prev_end =
-          pos == mine.begin() ? -std::numeric_limits<double>::infinity() : kernels[*(pos - 1)].gpu->end();
+      const double prev_end = pos == 0 ? -std::numeric_limits<double>::infinity()
+                                       : kernels[on_stream[kb.stream][pos - 1]].gpu->end();
+      const double start = kb.gpu->ts;
+      // A margin below the window so rounding in start - tol drops no candidate; the exact test
+      // is in the loop.
+      auto it = std::lower_bound(by_end.begin(), by_end.end(), start - kInferTolUs - 1,
+                                 [&](size_t i, double x) { return kernels[i].gpu->end() < x; });
       long pick = -1;
-      for (size_t a = 0; a < b; ++a) {  // launched before b
+      for (; it != by_end.end() && kernels[*it].gpu->end() <= start; ++it) {
+        const size_t a = *it;
         const Kernel& ka = kernels[a];
-        if (ka.stream == kb.stream) continue;
+        if (a >= b || ka.stream == kb.stream) continue;  // launched before b, on another stream
         const double ae = ka.gpu->end();
-        if (ae > kb.gpu->ts || kb.gpu->ts - ae > kInferTolUs) continue;
+        if (start - ae > kInferTolUs) continue;
         if (!(kb.launch->end() < ae && prev_end < ae)) continue;
         if (!wait_calls.empty()) {
           const auto w = std::upper_bound(wait_calls.begin(), wait_calls.end(), ka.launch_ts());
           if (w == wait_calls.end() || *w > kb.launch_ts()) continue;
         }
-        if (pick < 0 || ae > kernels[static_cast<size_t>(pick)].gpu->end()) pick = static_cast<long>(a);
+        // The latest end wins; among equal ends the earliest launched.
+        const double best = pick < 0 ? 0 : kernels[static_cast<size_t>(pick)].gpu->end();
+        if (pick < 0 || ae > best || (ae == best && static_cast<long>(a) < pick)) pick = static_cast<long>(a);
       }
       if (pick >= 0 && add_edge(static_cast<size_t>(pick), b)) ++r.inferred_edges;
     }
@@ -551,17 +599,36 @@ TorchImportResult import_torch_trace(const std::string& text, const std::string&
   return r;
 }
 
+}  // namespace
+
+TorchImportResult import_torch_trace(const std::string& text, const std::string& file,
+                                     const TorchImportOptions& options) {
+  return import_events(read_torch_trace_string(text, file), options);
+}
+
+TorchImportResult import_torch_trace_file(const std::string& path, const TorchImportOptions& options) {
+  return import_events(read_torch_trace_file(path), options);
+}
+
 std::string torch_import_yaml(const TorchImportResult& r, const std::string& trace_file) {
   std::string head = fmt::format(
       "# Imported from the PyTorch profiler trace {} by `c3sim import --from torch-profiler`.\n"
       "# {} kernels: {} GEMMs, {} collectives, {} measured; cross-stream dependencies: {} from event "
       "records, {} inferred.\n"
       "# Host time removed from launch gaps (blocked in synchronizing calls): {:.1f} us.\n",
-      trace_file, r.program.kernels.size(), r.gemms, r.collectives, r.measured, r.event_edges,
+      comment_text(trace_file), r.program.kernels.size(), r.gemms, r.collectives, r.measured, r.event_edges,
       r.inferred_edges, r.blocked_host_us);
   head += fmt::format("# unmapped ({}):\n", r.unmapped.size());
-  for (const auto& u : r.unmapped) head += "#   " + u + "\n";
-  return head + programs_to_yaml({r.program});
+  for (const auto& u : r.unmapped) head += "#   " + comment_text(u) + "\n";
+  std::string yaml = program_to_yaml(r.program, head);
+  if (yaml.size() > kMaxInputFileBytes) {
+    throw InputError(
+        SourceLocation{trace_file, 0, 0}, "traceEvents",
+        fmt::format("the program would be {} bytes ({} kernels), over the {} MiB a program file may "
+                    "have: import one profiler step (a ProfilerStep# annotation bounds the import)",
+                    yaml.size(), r.program.kernels.size(), kMaxInputFileBytes >> 20));
+  }
+  return yaml;
 }
 
 }  // namespace c3sim::wl

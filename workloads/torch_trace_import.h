@@ -26,6 +26,12 @@
 // - every other kernel as `measured` (its measured duration, its grid as workgroups).
 // What cannot be mapped as GEMM or collective is kept as `measured` and listed in `unmapped`.
 // Not a profiler trace (no traceEvents, or no GPU kernel for the chosen device) -> InputError.
+// Whatever is imported loads back as a program (program_io.h) that `c3sim run` accepts: a value
+// the program cannot carry (a GEMM side, a group size or a byte count beyond input_limits.h, a
+// negative or non-finite time, a kernel that starts before its launch call, a program file over
+// the input-file cap) is an InputError naming the trace's event (traceEvents[i], its line) and field.
+// The trace is read as a stream (torch_trace_events.h): memory holds compact event records, not
+// the text or a JSON tree.
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,8 +58,10 @@ inline constexpr double kInferTolUs = 5.0;  // event-wait release to consumer st
 
 TorchImportResult import_torch_trace(const std::string& text, const std::string& file,
                                      const TorchImportOptions& options);
+TorchImportResult import_torch_trace_file(const std::string& path, const TorchImportOptions& options);
 
 // The program's YAML with the unmapped list and the import's counts as leading comments.
+// InputError when it would be over the input-file cap (kMaxInputFileBytes) that `run` reads.
 std::string torch_import_yaml(const TorchImportResult& r, const std::string& trace_file);
 
 }  // namespace c3sim::wl

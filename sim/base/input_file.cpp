@@ -12,7 +12,7 @@ namespace c3sim {
 
 namespace fs = std::filesystem;
 
-void check_input_file(const std::string& path, const std::string& key) {
+void check_input_file(const std::string& path, const std::string& key, std::uintmax_t max_bytes) {
   const SourceLocation where{path, 0, 0};
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);  // follows symlinks: a link to a file is fine
@@ -25,10 +25,10 @@ void check_input_file(const std::string& path, const std::string& key) {
   }
   const std::uintmax_t size = fs::file_size(path, ec);
   if (ec) throw InputError(where, key, "cannot read the file's size");
-  if (size > kMaxInputFileBytes) {
-    throw InputError(where, key,
-                     fmt::format("file is {} bytes, over the {} MiB limit for an input file", size,
-                                 kMaxInputFileBytes >> 20));
+  if (size > max_bytes) {
+    throw InputError(
+        where, key,
+        fmt::format("file is {} bytes, over the {} MiB limit for an input file", size, max_bytes >> 20));
   }
 }
 

@@ -15,8 +15,10 @@ inline constexpr std::uintmax_t kMaxInputFileBytes = std::uintmax_t{64} << 20;
 // the file is missing, unreadable, not a regular file or over the cap.
 std::string read_input_file(const std::string& path, const std::string& key = "");
 
-// The checks of read_input_file without reading (for paths opened elsewhere).
-void check_input_file(const std::string& path, const std::string& key = "");
+// The checks of read_input_file without reading (for paths opened elsewhere). A reader that
+// streams its input rather than holding it (a profiler trace) passes its own cap.
+void check_input_file(const std::string& path, const std::string& key = "",
+                      std::uintmax_t max_bytes = kMaxInputFileBytes);
 
 // True when `text` holds a byte below 0x20 other than tab, newline and carriage return, or 0x7f
 // (DEL). Names and values in user files must be printable: a control byte in a scenario name

@@ -38,7 +38,7 @@ void import_torch_profiler(const ImportArgs& a) {
   if (a.rank >= 0) o.rank = a.rank;
   if (a.device >= 0) o.device = a.device;
   o.name = a.name;
-  const wl::TorchImportResult r = wl::import_torch_trace(read_input_file(path), path, o);
+  const wl::TorchImportResult r = wl::import_torch_trace_file(path, o);
   const std::string yaml = wl::torch_import_yaml(r, path);
   std::cerr << fmt::format(
       "{}: {} kernels on {} streams: {} GEMMs, {} collectives, {} measured; {} event / {} inferred "

@@ -118,5 +118,49 @@ TEST_F(ProgramCli, BadProgramExitsTwoWithNoOutputFile) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+// Whatever `generate` writes, `run` reads: an imbalance factor whose scaled sizes no program file
+// could hold (1e300 scaled the expert GEMMs past every bound, and `run` refused the file) is exit
+// 2 naming --imbalance, with no output file.
+TEST_F(ProgramCli, GenerateRefusesWhatRunWouldRefuse) {
+  const std::string c3 = c3sim_binary();
+  const std::string out = path("moe.yaml");
+  const CommandResult r = run_command(c3 + " generate moe-layer --imbalance 1,1e300 -o " + out + " 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("key 'imbalance'"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  ASSERT_EQ(run_command(c3 + " generate moe-layer --imbalance 1,1.5 -o " + out + " 2>&1").exit_code, 0);
+  const CommandResult ok =
+      run_command(c3 + " run " + out + " --policy base -o " + path("moe.jsonl") + " 2>&1");
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+}
+
+// A program over one GPU cannot hold a collective (an internal error, exit 1, before); a gap or a
+// measured time beyond the engine's picosecond clock is the file's error too.
+TEST_F(ProgramCli, ProgramsRunCannotRepresentExitTwo) {
+  const std::string c3 = c3sim_binary();
+  const struct {
+    const char* name;
+    const char* kernels;
+    const char* gpus;
+    const char* expect;
+  } cases[] = {
+      {"one_gpu", "[{name: x, stream: a, collective: {op: all_gather, bytes: 64 MiB}}]", "1",
+       "key 'p.kernels.x.collective'"},
+      {"gap", "[{name: x, stream: a, gemm: cb1}, {name: y, stream: a, gemm: cb1, gap_us: 1e300}]", "2",
+       "gap_us"},
+      {"time", "[{name: x, stream: a, measured: {time_us: 1e300}}]", "2", "time_us"},
+  };
+  for (const auto& c : cases) {
+    const std::string in =
+        write(std::string(c.name) + ".yaml", std::string("program:\n  name: p\n  gpus: ") + c.gpus +
+                                                 "\n  streams: [{name: a}]\n  kernels: " + c.kernels + "\n");
+    const std::string out = path(std::string(c.name) + ".jsonl");
+    const CommandResult r = run_command(c3 + " run " + in + " --policy base -o " + out + " 2>&1");
+    EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.output;
+    EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.name << ": " << r.output;
+    EXPECT_FALSE(std::filesystem::exists(out)) << c.name;
+  }
+}
+
 }  // namespace
 }  // namespace c3sim::testing

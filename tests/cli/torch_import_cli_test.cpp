@@ -28,6 +28,64 @@ TEST_F(TorchImportCli, NotAProfilerTraceExitsTwoWithNoOutput) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+// Bad traces exit 2 with file, line, event and field, and write nothing: ids beyond int64 (an
+// uncaught std::out_of_range from stoll, exit 1, before), 10^5 nested brackets in a tid (SIGSEGV
+// before), a syntax error (its line and column), and a group size that a cast truncated.
+TEST_F(TorchImportCli, BadTracesExitTwoNamingTheEventAndField) {
+  const std::string c3 = c3sim_binary();
+  const std::string head = "{\"traceEvents\": [\n";
+  const std::string launch =
+      R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "tid": 1, "ts": 10, "args": {"correlation": 1}})";
+  const struct {
+    const char* name;
+    std::string text;
+    std::string expect;
+  } cases[] = {
+      {"corr",
+       head + launch + ",\n" +
+           R"({"ph": "X", "cat": "kernel", "name": "k", "ts": 20, "args": {"correlation": "99999999999999999999"}})" +
+           "\n]}",
+       "corr.json:3: key 'traceEvents[1].args.correlation': '99999999999999999999' is beyond the 64-bit"},
+      {"device",
+       head +
+           R"({"ph": "X", "cat": "kernel", "name": "k", "ts": 20, "args": {"device": "18446744073709551617"}})" +
+           "\n]}",
+       "device.json:2: key 'traceEvents[0].args.device'"},
+      {"nested",
+       head + launch + ",\n" + R"({"ph": "X", "cat": "cuda_runtime", "tid": )" + std::string(100000, '[') +
+           std::string(100000, ']') + "}\n]}",
+       "nested.json:3:"},
+      {"syntax", head + launch + ",\n{\"ph\": X}\n]}", "syntax.json:3:8: not valid JSON: syntax error"},
+      {"group",
+       head + launch + ",\n" +
+           R"({"ph": "X", "cat": "cpu_op", "name": "c10d::allgather_", "tid": 1, "ts": 0, "dur": 50, "args": )" +
+           R"({"In msg nelems": 8, "Out msg nelems": 16, "dtype": "Float", "Group size": 4294967298}})" +
+           "\n]}",
+       "group.json:3: key 'traceEvents[1].args.Group size': 4294967298 is outside 0..4096"},
+  };
+  for (const auto& c : cases) {
+    const std::string in = write(std::string(c.name) + ".json", c.text);
+    const std::string out = path(std::string(c.name) + ".yaml");
+    const CommandResult r = run_command(c3 + " import --from torch-profiler " + in + " -o " + out + " 2>&1");
+    EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.output;
+    EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.name << ": " << r.output;
+    EXPECT_FALSE(std::filesystem::exists(out)) << c.name;
+  }
+}
+
+// What the importer writes, `run` reads: the small trace's program runs.
+TEST_F(TorchImportCli, ImportedProgramRuns) {
+  const std::string c3 = c3sim_binary();
+  const std::string prog = path("small.yaml");
+  ASSERT_EQ(run_command(c3 + " import --from torch-profiler " + std::string(C3SIM_SOURCE_DIR) +
+                        "/tests/data/torch_trace_small.json -o " + prog + " 2>&1")
+                .exit_code,
+            0);
+  const CommandResult run = run_command(c3 + " run " + prog + " --hardware h200-sxm --policy base -o " +
+                                        path("small.jsonl") + " 2>&1");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+}
+
 TEST_F(TorchImportCli, CalibratedPredictionOfTheFsdpStep) {
   const std::string c3 = c3sim_binary();
   const std::string src = C3SIM_SOURCE_DIR;

@@ -9,6 +9,7 @@
 
 #include "sim/base/version.h"
 #include "workloads/measurement.h"
+#include "workloads/strict_json.h"
 
 namespace c3sim::wl {
 namespace {
@@ -263,6 +264,25 @@ TEST(Measurement, ErrorsNameTheJsonlLine) {
   EXPECT_EQ(line_of_error(good + " trailing\n"), 1);
   EXPECT_EQ(line_of_error(good + "\n{\"x\": 1e999999}\n"), 2);  // too large for a double (fuzz find)
   EXPECT_TRUE(read_measurements_string("", "empty").empty());
+}
+
+// A record nested deeper than any record is (its `extra` object: 3 levels) is refused before the
+// tree is built, at the bracket that went too deep: copying or dumping a tree recurses per level.
+TEST(Measurement, DeepNestingIsRefusedAtItsBracket) {
+  json rec = to_json(Record(env()));
+  const std::string text = rec.dump();
+  const std::string deep = text.substr(0, text.size() - 1) + ", \"extra\": " + std::string(100000, '[') +
+                           std::string(100000, ']') + "}";
+  try {
+    (void)read_measurements_string(text + "\n" + deep + "\n", "f.jsonl");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().line, 2);
+    EXPECT_EQ(e.where().column, static_cast<int>(text.size() - 1 + std::string(", \"extra\": ").size() + 64));
+    EXPECT_NE(e.problem().find("nesting deeper than 64"), std::string::npos) << e.what();
+  }
+  // Brackets inside strings do not count.
+  EXPECT_NO_THROW(check_json_depth("{\"s\": \"" + std::string(100, '[') + "\\\"\"}", 2, SourceLocation{}));
 }
 
 }  // namespace

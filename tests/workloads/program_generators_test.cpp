@@ -62,5 +62,24 @@ TEST(ProgramGenerators, MoeLayer) {
   EXPECT_THROW((void)moe_layer_program(bad), InputError);
 }
 
+// An imbalance factor whose scaled sizes leave a program file's bounds is refused at --imbalance
+// (a factor of 1e300 scaled the expert GEMMs' n past 2^24 and wrote a program `run` refused).
+TEST(ProgramGenerators, MoeImbalanceStaysWithinWhatRunReads) {
+  const SourceLocation where{"<command line>", 0, 0};
+  const Program moe = moe_layer_program(mixtral_8x7b());
+  for (const std::vector<double>& factors : {std::vector<double>{1, 1e300}, std::vector<double>{2000}}) {
+    try {
+      (void)with_moe_imbalance(moe, factors, where);
+      ADD_FAILURE() << "accepted factor " << factors.back();
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.key(), "imbalance");
+      EXPECT_NE(std::string(e.what()).find("e0_gate_up.gemm[rank"), std::string::npos) << e.what();
+    }
+  }
+  // 100: n = 16384 x 100 < 2^24 and the output 28672 x 1638400 < 2^36 (input_limits.h): it loads.
+  const Program ok = with_moe_imbalance(moe, {1, 100}, where);
+  EXPECT_EQ(load_programs_string(programs_to_yaml({ok}), "moe.yaml").size(), 1U);
+}
+
 }  // namespace
 }  // namespace c3sim::wl

@@ -254,7 +254,7 @@ ProgramRecord read_program(const json& j, const SourceLocation& where) {
   r.program = o.string("program");
   r.policy = o.string("policy");
   r.gpus = positive_int(o, "gpus");
-  r.step_us = o.number("step_us", 0);
+  r.step_us = positive_time(o, "step_us");  // a step takes time; validate divides by it
   r.serial_us = o.optional_number("serial_us", 0);
   r.ideal_us = o.optional_number("ideal_us", 0);
   // Negative when the program runs slower than serial: no lower bound.

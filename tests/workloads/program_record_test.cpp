@@ -44,6 +44,8 @@ TEST(ProgramRecord, RejectsUnknownFieldsAndKinds) {
            {"\"stream\":\"comm\"", "\"stream\":\"comm\",\"bogus\":1", "bogus"},
            {"\"kind\":\"gemm\"", "\"kind\":\"tensor\"", "kind"},
            {"\"step_us\":1234.5", "\"step_us\":-1", "step_us"},
+           // A zero step: validate would print an infinite percentage error for it.
+           {"\"step_us\":1234.5", "\"step_us\":0", "step_us"},
            {"\"kernels\":[", "\"kernelz\":[", "kernels"}}) {
     std::string bad = text;
     bad.replace(bad.find(from), from.size(), to);

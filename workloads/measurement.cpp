@@ -304,7 +304,9 @@ json to_json(const EnvRecord& r) {
   j["hardware"] = r.hardware;
   j["gpus"] = r.gpus;
   if (r.cus_per_gpu > 0) j["cus_per_gpu"] = r.cus_per_gpu;
-  put_nonempty(j, "c3sim_version", r.c3sim_version);
+  // A schema-1 record read without it is written as "unknown": what is written is schema 2, whose
+  // env records must name the release.
+  j["c3sim_version"] = r.c3sim_version.empty() ? std::string(kUnknownRelease) : r.c3sim_version;
   put_nonempty(j, "details", r.details);
   return j;
 }

@@ -22,6 +22,9 @@ namespace c3sim::wl {
 inline constexpr const char* kSchemaName = "c3sim.measurement";
 inline constexpr int kSchemaVersion = 2;
 
+// An env record's c3sim_version when the release that wrote it is not known (a schema-1 file).
+inline constexpr const char* kUnknownRelease = "unknown";
+
 // {"kind":"env"}: what produced the file.
 struct EnvRecord {
   std::string producer;  // "c3sim" or "c3bench"
@@ -29,7 +32,7 @@ struct EnvRecord {
   int gpus = 0;
   int cus_per_gpu = 0;  // 0 = not known (nccl-tests logs): the field is then left out
   // The c3sim release whose code wrote the file (c3bench and imports included); empty when read
-  // from a schema-1 file, which did not record it.
+  // from a schema-1 file, which did not record it, and written again as kUnknownRelease.
   std::string c3sim_version = c3sim::version();
   nlohmann::json details = nlohmann::json::object();  // clocks, driver, library versions, topology
 };

@@ -124,7 +124,12 @@ TEST(Measurement, EnvRecordNamesTheRelease) {
   const Record back = record_from_json(old, SourceLocation{"old.jsonl", 1, 0});
   EXPECT_EQ(std::get<EnvRecord>(back).c3sim_version, "");
   EXPECT_EQ(std::get<EnvRecord>(back).hardware, "mi300x");
-  EXPECT_FALSE(to_json(back).contains("c3sim_version"));
+  // Written again it is a schema-2 record, so it names the release as unknown and reads back
+  // (a schema-1 file read and re-written was unreadable: the fuzz target's round trip).
+  const json rewritten = to_json(back);
+  EXPECT_EQ(rewritten["c3sim_version"], kUnknownRelease);
+  EXPECT_EQ(std::get<EnvRecord>(record_from_json(rewritten, SourceLocation{"new.jsonl", 1, 0})).c3sim_version,
+            kUnknownRelease);
 
   json old_with_release = j;
   old_with_release["version"] = 1;

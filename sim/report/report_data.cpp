@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/base/errors.h"
+#include "sim/report/attribution_causes.h"
 #include "sim/report/program_attribution.h"
 #include "sim/report/program_steps.h"
 #include "sim/report/sweep_heatmaps.h"
@@ -40,12 +41,6 @@ std::vector<const wl::ProgramRecord*> program_records(const std::vector<wl::Reco
 }
 
 bool is_sweep(const wl::C3Record& c) { return c.extra.contains("variant"); }
-
-// A number field of a free-form object (attribution), 0 when absent or not a number.
-double number_or_zero(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
-}
 
 json figure5(const json& paper) {
   json gemm = json::array();
@@ -126,7 +121,7 @@ json taxonomy(const std::vector<const wl::C3Record*>& runs, const std::vector<st
 
 // Mean slowdown attribution per policy, for the GEMM and the collective (stacked by cause).
 json attribution(const std::vector<const wl::C3Record*>& runs, const std::vector<std::string>& policies) {
-  std::vector<std::string> causes{"dispatch delay", "CUs unavailable", "cache", "memory latency"};
+  std::vector<std::string> causes = fixed_causes();
   std::map<std::string, std::map<std::string, std::map<std::string, double>>>
       sum;  // kernel -> policy -> cause
   std::map<std::string, int> count;
@@ -135,19 +130,7 @@ json attribution(const std::vector<const wl::C3Record*>& runs, const std::vector
     ++count[c->policy];
     for (const auto& kernel : {"gemm", "collective"}) {
       if (!c->attribution.contains(kernel)) continue;
-      const json& a = c->attribution[kernel];
-      auto& m = sum[kernel][c->policy];
-      m["dispatch delay"] += number_or_zero(a, "dispatch_delay_us");
-      m["CUs unavailable"] += number_or_zero(a, "cus_unavailable_us");
-      m["cache"] += number_or_zero(a, "cache_us");
-      m["memory latency"] += number_or_zero(a, "memory_latency_us");
-      const json bandwidth = a.value("bandwidth_us", json::object());  // items() must not outlive it
-      for (const auto& [res, us] : bandwidth.items()) {
-        if (!us.is_number()) continue;
-        const std::string cause = res + " bandwidth";
-        add_unique(causes, cause);
-        m[cause] += us.get<double>();
-      }
+      add_causes(c->attribution[kernel], sum[kernel][c->policy], causes);
     }
   }
   if (count.empty()) return nullptr;

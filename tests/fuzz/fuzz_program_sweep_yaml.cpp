@@ -11,14 +11,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
-#include <map>
 #include <string>
 
-#include "hardware/hardware_loader.h"
-#include "hardware/preset_registry.h"
 #include "sim/base/errors.h"
 #include "sim/sweep/sweep_runner.h"
 #include "sim/sweep/sweep_spec.h"
+#include "tests/fuzz/fuzz_hardware_cache.h"
 
 namespace {
 
@@ -39,14 +37,6 @@ constexpr const char* kSmallProgram = R"(program:
     - {name: tail, stream: compute, measured: {time_us: 3, workgroups: 16}}
 )";
 
-c3sim::hw::NodeSpec load_hardware_cached(const std::string& name) {
-  static std::map<std::string, c3sim::hw::NodeSpec> presets;
-  if (c3sim::hw::find_preset(name) == nullptr) return c3sim::hw::load_hardware(name);
-  auto it = presets.find(name);
-  if (it == presets.end()) it = presets.emplace(name, c3sim::hw::load_hardware(name)).first;
-  return it->second;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
@@ -61,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
     const c3sim::sweep::SweepSpec spec =
-        c3sim::sweep::load_sweep_string(text, "<fuzz>", program_dir(), load_hardware_cached);
+        c3sim::sweep::load_sweep_string(text, "<fuzz>", program_dir(), c3sim::fuzz::load_hardware_cached);
     if (spec.tasks() == 0) __builtin_trap();
     c3sim::sweep::RunOptions one_thread;
     one_thread.threads = 1;

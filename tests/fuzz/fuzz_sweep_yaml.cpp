@@ -7,31 +7,17 @@
 // goes to hw::load_hardware and fails there.
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <string>
 
-#include "hardware/hardware_loader.h"
-#include "hardware/preset_registry.h"
 #include "sim/base/errors.h"
 #include "sim/sweep/sweep_spec.h"
-
-namespace {
-
-c3sim::hw::NodeSpec load_hardware_cached(const std::string& name) {
-  static std::map<std::string, c3sim::hw::NodeSpec> presets;
-  if (c3sim::hw::find_preset(name) == nullptr) return c3sim::hw::load_hardware(name);
-  auto it = presets.find(name);
-  if (it == presets.end()) it = presets.emplace(name, c3sim::hw::load_hardware(name)).first;
-  return it->second;
-}
-
-}  // namespace
+#include "tests/fuzz/fuzz_hardware_cache.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    const c3sim::sweep::SweepSpec spec =
-        c3sim::sweep::load_sweep_string(text, "<fuzz>", "/nonexistent-c3sim-fuzz-dir", load_hardware_cached);
+    const c3sim::sweep::SweepSpec spec = c3sim::sweep::load_sweep_string(
+        text, "<fuzz>", "/nonexistent-c3sim-fuzz-dir", c3sim::fuzz::load_hardware_cached);
     if (spec.tasks() == 0) __builtin_trap();
     (void)spec.task(spec.tasks() - 1);
   } catch (const c3sim::InputError&) {

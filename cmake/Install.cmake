@@ -5,7 +5,7 @@ get_property(c3sim_layers GLOBAL PROPERTY C3SIM_LAYER_TARGETS)
 install(TARGETS ${c3sim_layers} c3sim_core EXPORT c3simTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-# Headers keep their repository paths (#include "models/c3_simulator.h").
+# Headers keep their repository paths (#include "models/run/c3_simulator.h").
 foreach(dir sim/base sim/engine hardware workloads models)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${dir}
           FILES_MATCHING PATTERN "*.h" PATTERN "hip" EXCLUDE PATTERN "presets" EXCLUDE)

@@ -134,7 +134,7 @@ struct MemoryModel {
                                         //   slices in front of them) given to the collective's buffers;
                                         //   the GEMM keeps the rest (0 or absent = all shared)
   bool hbm_queueing = false;            // hbm_queueing: requests that miss the LLC also queue behind
-                                        //   other kernels' HBM traffic (models/queueing_utilization.h;
+                                        //   other kernels' HBM traffic (models/node/queueing_utilization.h;
                                         //   false or absent = queueing at the LLC only)
 };
 
@@ -186,7 +186,7 @@ struct CollectiveModel {
                                           //   exposed to memory latency (queues behind a GEMM);
                                           //   channels and memory program kernels alike
   bool channel_queueing = false;          // channel_queueing: channels share the link as a closed
-                                          //   queueing network (models/channel_queueing.h), not as
+                                          //   queueing network (models/node/channel_queueing.h), not as
                                           //   min(channels x per-channel rate, link)
   double link_stall_fraction = 0;         // link_stall_fraction: each byte's link time stretches by
                                           //   1 + f * u while the peers' GEMMs load their memory with

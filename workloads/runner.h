@@ -1,5 +1,5 @@
 #pragma once
-// One interface, two implementations: the simulator (models/simulated_runner.h) and the real
+// One interface, two implementations: the simulator (models/run/simulated_runner.h) and the real
 // hardware (hardware/hip, c3bench). Scenario-driving code (sweeps, validation, tests) is written
 // against Runner and runs either way; the simulated one needs no GPU.
 #include <string>

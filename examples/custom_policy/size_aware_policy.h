@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "models/policy.h"
+#include "models/policies/policy.h"
 
 namespace example {
 

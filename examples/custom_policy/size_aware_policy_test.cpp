@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/c3_simulator.h"
+#include "models/run/c3_simulator.h"
 #include "workloads/paper_catalog.h"
 
 namespace {

@@ -7,7 +7,7 @@
 // everywhere the registry is read (program runs, sweeps, help and error text).
 #include <fmt/format.h>
 
-#include "models/program/transform_registry.h"
+#include "models/policies/transform_registry.h"
 
 namespace example {
 

@@ -4,7 +4,7 @@
 
 #include "examples/custom_transform/dma_large_transform.h"
 #include "hardware/hardware_loader.h"
-#include "models/program/program_runner.h"
+#include "models/run/program_runner.h"
 #include "workloads/program_io.h"
 
 namespace {

@@ -20,7 +20,7 @@
 #include "hardware/hip/policy.h"
 #include "hardware/hip/program_bench.h"
 #include "hardware/hip/sweeps.h"
-#include "models/program/transform_registry.h"
+#include "models/policies/transform_registry.h"
 #include "sim/base/errors.h"
 #include "sim/base/strict_yaml.h"
 #include "sim/base/units.h"

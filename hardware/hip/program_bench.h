@@ -1,6 +1,6 @@
 #pragma once
 // c3bench's program path: runs a program (workloads/program.h), already transformed by a policy
-// of the registry c3sim uses (models/program/transform_registry.h), on every GPU of the node and
+// of the registry c3sim uses (models/policies/transform_registry.h), on every GPU of the node and
 // writes c3sim's `program` record for it, plus iso_gemm / iso_coll records of its kernels alone.
 //
 // How a program is issued (one host thread drives every GPU, as in trial.h):

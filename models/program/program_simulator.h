@@ -1,7 +1,7 @@
 #pragma once
 // Runs a program (wl::Program: kernels on streams with dependencies and a host launch order) on
 // one representative GPU of the simulated node: the one simulator. The GEMM + collective pair is a
-// two-kernel program (models/c3_simulator.h builds it), and an isolated kernel a one-kernel one.
+// two-kernel program (models/run/c3_simulator.h builds it), and an isolated kernel a one-kernel one.
 // Kernel models: GemmWorkgroupModel, CuCollectiveModel, DmaCollective, memory-bound, DMA-copy
 // and measured kernels. Any number of kernels co-run. Cache residency is per kernel
 // (docs/programs.md): each GEMM's hits come from its own tiles, every other resident GEMM's panels
@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "hardware/node_spec.h"
-#include "models/bottleneck_tally.h"
-#include "models/cache_model.h"
+#include "models/node/bottleneck_tally.h"
+#include "models/node/cache_model.h"
 #include "models/program/attribution.h"
 #include "sim/engine/trace_recorder.h"
 #include "workloads/program.h"

@@ -1,5 +1,5 @@
 // c3sim calibrate MEAS.jsonl... --hardware BASE -o CALIBRATED.yaml: fits the base hardware file's
-// model parameters to the isolated records of the measurement files (models/calibration.h) and
+// model parameters to the isolated records of the measurement files (models/fit/calibration.h) and
 // writes a hardware file that extends the base. Records it cannot use and parameters that end at a
 // bound are warnings on stderr.
 #include <filesystem>
@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/calibration.h"
+#include "models/fit/calibration.h"
 #include "sim/cli/command_inputs.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/paper_report.h"
+#include "models/paper/paper_report.h"
 #include "sim/base/units.h"
 #include "sim/cli/command_inputs.h"
 #include "sim/cli/commands.h"

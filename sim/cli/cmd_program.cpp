@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/policy_selection.h"
-#include "models/program/program_runner.h"
-#include "models/simulated_runner.h"
+#include "models/policies/policy_selection.h"
+#include "models/run/program_runner.h"
+#include "models/run/simulated_runner.h"
 #include "sim/cli/command_inputs.h"
 #include "sim/cli/output.h"
 #include "sim/cli/program_run.h"

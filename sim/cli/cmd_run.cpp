@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/policy_selection.h"
-#include "models/simulated_runner.h"
+#include "models/policies/policy_selection.h"
+#include "models/run/simulated_runner.h"
 #include "sim/cli/command_inputs.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"

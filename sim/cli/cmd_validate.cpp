@@ -1,18 +1,18 @@
 // c3sim validate MEAS.jsonl... --hardware FILE: predicts every c3 record of the measurement files
 // and reports measured vs predicted time, speedup and percent-of-ideal errors, and whether the
 // predicted best policy of each scenario is the measured best and what following it costs
-// (models/validation.h). --cross predicts records of another node size on the file's hardware with
+// (models/fit/validation.h). --cross predicts records of another node size on the file's hardware with
 // the records' GPU count; a GPU count that differs from the file's is a warning on stderr.
 // Program records (c3bench run of a program file) are predicted from the program files given with
 // --programs under the same policy and their step-time errors listed
-// (models/program/program_validation.h).
+// (models/fit/program_validation.h).
 #include <algorithm>
 #include <iostream>
 #include <variant>
 
 #include "hardware/hardware_loader.h"
-#include "models/program/program_validation.h"
-#include "models/validation.h"
+#include "models/fit/program_validation.h"
+#include "models/fit/validation.h"
 #include "sim/cli/command_inputs.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"

@@ -2,7 +2,7 @@
 
 #include <deque>
 
-#include "models/policy.h"
+#include "models/policies/policy.h"
 #include "sim/engine/chrome_trace.h"
 
 namespace c3sim::cli {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "hardware/node_spec.h"
-#include "models/c3_simulator.h"
+#include "models/run/c3_simulator.h"
 #include "workloads/runner.h"
 
 namespace c3sim::cli {

@@ -6,10 +6,10 @@
 #include <pybind11/stl.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/paper_report.h"
-#include "models/policy_selection.h"
-#include "models/program/program_runner.h"
-#include "models/simulated_runner.h"
+#include "models/paper/paper_report.h"
+#include "models/policies/policy_selection.h"
+#include "models/run/program_runner.h"
+#include "models/run/simulated_runner.h"
 #include "sim/python/bindings.h"
 #include "sim/python/python_values.h"
 #include "workloads/program.h"

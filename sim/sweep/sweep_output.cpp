@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "models/program/program_runner.h"
-#include "models/simulated_runner.h"
+#include "models/run/program_runner.h"
+#include "models/run/simulated_runner.h"
 #include "workloads/measurement.h"
 
 namespace c3sim::sweep {

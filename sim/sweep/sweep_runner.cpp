@@ -7,8 +7,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "models/policy.h"
-#include "models/program/program_runner.h"
+#include "models/policies/policy.h"
+#include "models/run/program_runner.h"
 
 namespace c3sim::sweep {
 

@@ -10,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-#include "models/c3_simulator.h"
+#include "models/run/c3_simulator.h"
 #include "models/program/program_simulator.h"
 #include "sim/sweep/sweep_spec.h"
 

@@ -13,8 +13,8 @@
 
 #include "hardware/hardware_files.h"
 #include "hardware/hardware_loader.h"
-#include "models/policy.h"
-#include "models/program/program_runner.h"
+#include "models/policies/policy.h"
+#include "models/run/program_runner.h"
 #include "sim/base/input_file.h"
 #include "sim/base/strict_yaml.h"
 #include "workloads/input_limits.h"

@@ -41,7 +41,7 @@
 #include <vector>
 
 #include "hardware/node_spec.h"
-#include "models/program/transform_registry.h"
+#include "models/policies/transform_registry.h"
 #include "workloads/program.h"
 #include "workloads/scenario.h"
 

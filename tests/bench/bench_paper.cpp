@@ -3,7 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/paper_report.h"
+#include "models/paper/paper_report.h"
 
 namespace {
 

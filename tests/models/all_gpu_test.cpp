@@ -5,7 +5,7 @@
 
 #include "hardware/hardware_loader.h"
 #include "models/program/all_gpu_simulator.h"
-#include "models/program/program_runner.h"
+#include "models/run/program_runner.h"
 #include "workloads/program_generators.h"
 #include "workloads/program_io.h"
 

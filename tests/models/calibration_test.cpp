@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/calibration.h"
-#include "models/validation.h"
+#include "models/fit/calibration.h"
+#include "models/fit/validation.h"
 #include "workloads/collective.h"
 
 namespace c3sim::models {

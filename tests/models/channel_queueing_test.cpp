@@ -1,16 +1,16 @@
 // Channels of a library collective sharing one link as a closed queueing network
-// (models/channel_queueing.h, model.collective.channel_queueing): the network's rate by hand, and
+// (models/node/channel_queueing.h, model.collective.channel_queueing): the network's rate by hand, and
 // the collective model's bound following the channels that hold CUs (waves, several XCDs).
 #include <gtest/gtest.h>
 
 #include <memory>
 
 #include "hardware/hardware_loader.h"
-#include "models/channel_queueing.h"
-#include "models/collective_plan.h"
-#include "models/cu_collective.h"
-#include "models/interference_state.h"
-#include "models/node_resources.h"
+#include "models/node/channel_queueing.h"
+#include "models/kernels/collective_plan.h"
+#include "models/kernels/cu_collective.h"
+#include "models/node/interference_state.h"
+#include "models/node/node_resources.h"
 #include "sim/base/units.h"
 #include "sim/engine/cu_mask.h"
 #include "sim/engine/gpu_dispatcher.h"

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/collective_plan.h"
+#include "models/kernels/collective_plan.h"
 #include "workloads/collective.h"
 
 namespace c3sim::models {

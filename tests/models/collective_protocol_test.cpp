@@ -1,10 +1,10 @@
-// The CU collective's protocol chosen by size (models/collective_plan.h), with hand-derived
+// The CU collective's protocol chosen by size (models/kernels/collective_plan.h), with hand-derived
 // crossovers, and the all-reduce latencies it gives against rccl-tests.
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/c3_simulator.h"
-#include "models/collective_plan.h"
+#include "models/run/c3_simulator.h"
+#include "models/kernels/collective_plan.h"
 
 namespace c3sim::models {
 namespace {

@@ -6,10 +6,10 @@
 #include <memory>
 
 #include "hardware/hardware_loader.h"
-#include "models/collective_plan.h"
-#include "models/cu_collective.h"
-#include "models/interference_state.h"
-#include "models/node_resources.h"
+#include "models/kernels/collective_plan.h"
+#include "models/kernels/cu_collective.h"
+#include "models/node/interference_state.h"
+#include "models/node/node_resources.h"
 #include "sim/base/units.h"
 #include "sim/engine/cu_mask.h"
 #include "sim/engine/gpu_dispatcher.h"

@@ -18,9 +18,9 @@
 #include "hardware/hardware_fields.h"
 #include "hardware/hardware_loader.h"
 #include "hardware/hardware_validate.h"
-#include "models/c3_simulator.h"
-#include "models/node_resources.h"
-#include "models/policy.h"
+#include "models/run/c3_simulator.h"
+#include "models/node/node_resources.h"
+#include "models/policies/policy.h"
 #include "tests/models/model_test_util.h"
 #include "workloads/paper_catalog.h"
 

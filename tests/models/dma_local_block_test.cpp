@@ -1,6 +1,6 @@
 // The local block of an out-of-place collective on copy engines (issue 14): each GPU also copies
 // its own block from its input into its slot of the output, HBM-bound, where the implementation
-// puts it (models/dma_collective.h). Hand-derived times on the H200 preset (one copy queue feeding
+// puts it (models/kernels/dma_collective.h). Hand-derived times on the H200 preset (one copy queue feeding
 // every peer) and on MI300X-like per-peer engines, with every launch cost zeroed so the time is
 // the transfers' alone; in place there is no local copy.
 #include <gtest/gtest.h>
@@ -13,11 +13,11 @@
 #include "hardware/hardware_fields.h"
 #include "hardware/hardware_loader.h"
 #include "hardware/hardware_validate.h"
-#include "models/c3_simulator.h"
-#include "models/collective_plan.h"
-#include "models/dma_collective.h"
-#include "models/interference_state.h"
-#include "models/node_resources.h"
+#include "models/run/c3_simulator.h"
+#include "models/kernels/collective_plan.h"
+#include "models/kernels/dma_collective.h"
+#include "models/node/interference_state.h"
+#include "models/node/node_resources.h"
 #include "sim/engine/simulation.h"
 #include "tests/models/model_test_util.h"
 #include "workloads/collective.h"

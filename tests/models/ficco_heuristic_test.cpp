@@ -7,9 +7,9 @@
 #include <cstdio>
 
 #include "hardware/hardware_loader.h"
-#include "models/collective_plan.h"
-#include "models/gemm_kernel.h"
-#include "models/program/ficco_heuristic.h"
+#include "models/kernels/collective_plan.h"
+#include "models/kernels/gemm_kernel.h"
+#include "models/policies/ficco_heuristic.h"
 #include "workloads/paper_catalog.h"
 #include "workloads/program_generators.h"
 

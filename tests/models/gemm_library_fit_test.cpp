@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/c3_simulator.h"
-#include "models/calibration.h"
-#include "models/gemm_library_fit.h"
-#include "models/simulated_runner.h"
+#include "models/run/c3_simulator.h"
+#include "models/fit/calibration.h"
+#include "models/fit/gemm_library_fit.h"
+#include "models/run/simulated_runner.h"
 #include "workloads/measurement.h"
 
 namespace c3sim::models {

@@ -6,7 +6,7 @@
 #include "hardware/hardware_fields.h"
 #include "hardware/hardware_loader.h"
 #include "hardware/hardware_writer.h"
-#include "models/c3_simulator.h"
+#include "models/run/c3_simulator.h"
 #include "sim/base/errors.h"
 #include "tests/models/model_test_util.h"
 

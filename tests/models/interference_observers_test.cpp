@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/bottleneck_tally.h"
-#include "models/interference_state.h"
-#include "models/memory_load_observer.h"
-#include "models/node_resources.h"
+#include "models/node/bottleneck_tally.h"
+#include "models/node/interference_state.h"
+#include "models/node/memory_load_observer.h"
+#include "models/node/node_resources.h"
 
 namespace c3sim::models {
 namespace {

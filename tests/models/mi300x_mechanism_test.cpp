@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "hardware/hardware_loader.h"
-#include "models/c3_simulator.h"
+#include "models/run/c3_simulator.h"
 #include "tests/models/model_test_util.h"
 #include "workloads/paper_catalog.h"
 

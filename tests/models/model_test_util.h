@@ -3,7 +3,7 @@
 // slowdown when CUs are taken away (Fig. 5(a)).
 #include <string>
 
-#include "models/c3_simulator.h"
+#include "models/run/c3_simulator.h"
 #include "workloads/paper_catalog.h"
 
 namespace c3sim::models::testing {

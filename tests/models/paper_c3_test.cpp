@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/paper_report.h"
+#include "models/paper/paper_report.h"
 #include "tests/models/model_test_util.h"
 
 namespace c3sim::models {

@@ -1,6 +1,6 @@
 // Cache interference between co-running GEMMs (issue 15, Deliver 2): each GEMM's hits come from
 // its own tiles' panel sharing, and every other resident GEMM's footprint is pollution in the
-// capacity factor (models/cache_model.h, "Several GEMMs at once"). Expected values are derived by
+// capacity factor (models/node/cache_model.h, "Several GEMMs at once"). Expected values are derived by
 // hand in the comments from the cache model's rules:
 //   L2:  hit = (1 - own unique panels / (2 x own tiles)) x min(1, L2 / (own + others' panels x 256 x depth_k
 //   x 2 B)) LLC: hit = (1 - (A + B) / missed bytes) x min(1, LLC / (B + A rows in flight + others' working
@@ -8,10 +8,10 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/cache_model.h"
-#include "models/gemm_kernel.h"
-#include "models/interference_state.h"
-#include "models/node_resources.h"
+#include "models/node/cache_model.h"
+#include "models/kernels/gemm_kernel.h"
+#include "models/node/interference_state.h"
+#include "models/node/node_resources.h"
 #include "models/program/program_simulator.h"
 #include "sim/engine/simulation.h"
 #include "workloads/program.h"

@@ -15,7 +15,7 @@
 
 #include "hardware/hardware_fields.h"
 #include "hardware/hardware_loader.h"
-#include "models/c3_simulator.h"
+#include "models/run/c3_simulator.h"
 #include "sim/base/strict_yaml.h"
 #include "workloads/measurement.h"
 

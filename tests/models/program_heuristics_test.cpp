@@ -6,8 +6,8 @@
 #include <cstdio>
 
 #include "hardware/hardware_loader.h"
-#include "models/program/program_heuristic_score.h"
-#include "models/program/region_best.h"
+#include "models/policies/program_heuristic_score.h"
+#include "models/policies/region_best.h"
 #include "workloads/paper_catalog.h"
 #include "workloads/program_generators.h"
 #include "workloads/program_io.h"

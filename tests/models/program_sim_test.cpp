@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/c3_simulator.h"
-#include "models/program/plan_transform.h"
+#include "models/run/c3_simulator.h"
+#include "models/policies/plan_transform.h"
 #include "models/program/program_simulator.h"
 #include "tests/models/model_test_util.h"
 #include "workloads/paper_catalog.h"

@@ -1,4 +1,4 @@
-// c3sim validate of program records (models/program/program_validation.h) on a small hand-written
+// c3sim validate of program records (models/fit/program_validation.h) on a small hand-written
 // measured file: each record is predicted from the program file under its own policy, its error
 // is (predicted - measured) / measured, and bad records are InputErrors naming the file.
 #include <cmath>
@@ -7,8 +7,8 @@
 
 #include "hardware/hardware_loader.h"
 #include "models/program/program_simulator.h"
-#include "models/program/program_validation.h"
-#include "models/program/transform_registry.h"
+#include "models/fit/program_validation.h"
+#include "models/policies/transform_registry.h"
 #include "sim/base/errors.h"
 #include "workloads/measurement.h"
 #include "workloads/program_io.h"

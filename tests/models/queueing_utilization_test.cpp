@@ -1,8 +1,8 @@
-// Queueing behind an LLC and HBM (models/queueing_utilization.h). Expected values derived by hand
+// Queueing behind an LLC and HBM (models/node/queueing_utilization.h). Expected values derived by hand
 // from  u = (u_llc + (1 - hit)(r - 1) u_hbm) / (hit + (1 - hit) r).
 #include <gtest/gtest.h>
 
-#include "models/queueing_utilization.h"
+#include "models/node/queueing_utilization.h"
 
 namespace c3sim::models {
 namespace {

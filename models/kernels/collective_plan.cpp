@@ -1,0 +1,131 @@
+#include "models/kernels/collective_plan.h"
+
+#include <algorithm>
+
+#include "sim/base/errors.h"
+
+namespace c3sim::models {
+
+int default_workgroups(wl::CollectiveOp op, const hw::NodeSpec& spec) {
+  switch (op) {
+    case wl::CollectiveOp::all_gather: return spec.model.collective.default_workgroups_all_gather;
+    case wl::CollectiveOp::all_to_all: return spec.model.collective.default_workgroups_all_to_all;
+    case wl::CollectiveOp::reduce_scatter:
+    case wl::CollectiveOp::all_reduce: return spec.model.collective.default_workgroups_reduce;
+  }
+  return 1;
+}
+
+double simple_protocol_efficiency(wl::CollectiveOp op, const hw::CollectiveModel& cm) {
+  return cm.protocol_efficiency.own_or(op, cm.protocol_efficiency[wl::CollectiveOp::all_gather]);
+}
+
+double copy_passes_of(wl::CollectiveOp op, const hw::CollectiveModel& cm) {
+  const wl::CollectiveOpTraits& t = wl::op_traits(op);
+  const double reducing_share = t.reduces ? 1.0 / t.link_passes : 0.0;
+  return cm.copy_passes.own_or(op, cm.copy_passes[wl::CollectiveOp::all_gather] + reducing_share);
+}
+
+bool is_own_partition(const hw::NodeSpec& spec, std::optional<int> partition_cus) {
+  return partition_cus.value_or(spec.compute.total_cus()) < spec.compute.total_cus();
+}
+
+std::optional<int> partition_channel_cap(const wl::Collective& coll, const hw::NodeSpec& spec,
+                                         std::optional<int> partition_cus) {
+  if (!spec.model.collective.partition_caps_channels || !is_own_partition(spec, partition_cus))
+    return std::nullopt;
+  return std::min(coll.max_workgroups.value_or(default_workgroups(coll.op, spec)), *partition_cus);
+}
+
+double partition_rate(wl::CollectiveOp op, const hw::CollectiveModel& cm) {
+  return cm.partition_rate.own_or(op, 1.0);
+}
+
+namespace {
+
+// The library's tuner picks, per call, the protocol with the smaller estimated time: per-step
+// latency plus the bytes over the links at that protocol's payload share. RCCL/NCCL's LL protocol
+// writes a flag beside every 4 data bytes (8-byte lines), so a step needs no separate handshake
+// but half of each link byte is flag; the simple protocol moves bulk data with one handshake per
+// step. Small messages therefore go LL, large ones simple (RCCL's all-reduce time is flat at
+// 13-14 us from 1 KiB to 128 KiB over 14 ring steps: the ROCm xGMI blog's rccl-tests table).
+void choose_protocol(CollectivePlan& p, const hw::NodeSpec& spec) {
+  const auto& cm = spec.model.collective;
+  const double simple = simple_protocol_efficiency(p.coll.op, cm);
+  p.protocol = "simple";
+  p.step_latency = cm.step_latency;
+  p.link_efficiency = simple;
+  if (cm.ll_protocol_efficiency <= 0) return;
+  const double links = p.aggregate_link_rate(cm.link_bw);
+  const auto estimate = [&](double step, double efficiency) {
+    return p.steps * step + p.bytes_sent / (links * efficiency);
+  };
+  if (estimate(cm.ll_step_latency, cm.ll_protocol_efficiency) < estimate(cm.step_latency, simple)) {
+    p.protocol = "ll";
+    p.step_latency = cm.ll_step_latency;
+    p.link_efficiency = cm.ll_protocol_efficiency;
+  }
+}
+
+}  // namespace
+
+CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& spec, int gpus,
+                               std::optional<int> workgroups) {
+  if (gpus < 2) throw ModelError("a collective needs at least 2 GPUs");
+  if (coll.bytes <= 0) throw ModelError("collective size must be positive");
+  CollectivePlan p;
+  p.coll = coll;
+  p.gpus = gpus;
+  p.peers = gpus - 1;
+  p.switched = spec.interconnect.topology == hw::Topology::switched;
+  const double g = gpus;
+  const double bytes = static_cast<double>(coll.bytes);
+  const auto& cm = spec.model.collective;
+  const wl::CollectiveOpTraits& t = wl::op_traits(coll.op);
+  p.bytes_sent = wl::sent_bytes(coll.op, bytes, gpus);
+  // The GPU's own block, written locally once per pass, per block sent to the peers (none on one
+  // GPU): NCCL's ring writes it in the step that sends it, an all-reduce its reduced block once.
+  p.local_bytes_per_byte_sent = (gpus > 1 ? 1.0 / (g - 1) : 0.0) / t.link_passes;
+  p.copy_passes = copy_passes_of(coll.op, cm);
+  p.reduction = t.reduces;
+  // The library's algorithm: a distinct block to every peer goes direct; a reduction is a ring
+  // (each step sums one block on its way); a gather goes direct where every peer has its own link
+  // and as a ring through a switch (one port per GPU). A ring pass takes g - 1 steps.
+  const bool ring = !t.point_to_point && (t.reduces || p.switched);
+  p.algorithm = ring ? "ring" : "direct";
+  p.steps = t.link_passes * (ring ? gpus - 1 : 1);
+  // Input and output stream through the LLC.
+  p.llc_footprint = wl::input_bytes(coll.op, bytes, gpus) + bytes;
+  p.workgroups = workgroups.value_or(coll.max_workgroups.value_or(default_workgroups(coll.op, spec)));
+  // The library builds at most this many channels on this node, whatever the cap allows.
+  const hw::CollectiveModel& lib = spec.model.collective;
+  const int built = t.point_to_point ? lib.max_p2p_channels : lib.max_channels;
+  if (built > 0 && gpus == spec.interconnect.gpus) p.workgroups = std::min(p.workgroups, built);
+  if (p.workgroups <= 0) throw ModelError("a CU collective needs at least one workgroup");
+  choose_protocol(p, spec);
+  return p;
+}
+
+double CollectivePlan::channel_rate(const hw::CollectiveModel& cm) const {
+  double seconds_per_byte = copy_passes / cm.workgroup_copy_bw;
+  if (cm.workgroup_local_copy_bw > 0)
+    seconds_per_byte += local_bytes_per_byte_sent / cm.workgroup_local_copy_bw;
+  return 1.0 / seconds_per_byte;
+}
+
+double CollectivePlan::cu_fabric_bytes_per_byte() const {
+  // Every copy pass reads one byte into the XCD and writes one byte out of it.
+  return 2.0 * copy_passes;
+}
+
+double CollectivePlan::llc_bytes_per_byte(bool cu_impl) const {
+  // The LLC is memory-side: it sees every read and write, including FIFO staging.
+  return cu_impl ? 2.0 * copy_passes : 2.0;
+}
+
+double CollectivePlan::hbm_bytes_per_byte() const {
+  // Source read once, destination written once; FIFO staging stays in the caches.
+  return reduction ? 3.0 : 2.0;
+}
+
+}  // namespace c3sim::models

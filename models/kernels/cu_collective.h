@@ -1,0 +1,74 @@
+#pragma once
+// CU-based collective (RCCL/NCCL-like): a kernel of C channels, one workgroup each. Every channel
+// moves an equal share: local reads through its XCD's L2 and fabric, the outgoing links, and (by
+// symmetry) the peers' writes into local memory; capped by a per-workgroup copy rate. Saturation
+// points ("all-gather stops gaining near 32 CUs, all-to-all near 64") follow from that cap, the
+// copy passes per byte and the link bandwidth.
+// With model.collective.channel_queueing the channels share the link as a closed queueing network
+// (models/node/channel_queueing.h): each one's bound is the network's rate for the channels running now,
+// divided among them.
+// The collective's start (the library's fixed cost and its steps' protocol latency) is paid once per
+// collective, from its first dispatch: a cohort that starts later (a second wave of channels on a
+// partition with fewer CUs than channels) waits only for what is left of it.
+// On a partition of its own (`partitioned`: a green context or CU-masked stream) the library's
+// whole rate, per channel and on the link, scales by model.collective.<op>_partition_rate: measured
+// library behaviour (NCCL packed into a few GPCs), not a property of the SMs or the link.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "models/kernels/collective_plan.h"
+#include "models/node/interference_state.h"
+#include "models/node/node_resources.h"
+#include "sim/engine/workgroup_model.h"
+
+namespace c3sim::models {
+
+class CuCollectiveModel final : public engine::WorkgroupModel {
+public:
+  CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& spec, const NodeResources& res,
+                    const InterferenceState& state, bool partitioned = false);
+
+  [[nodiscard]] engine::CohortWork cohort_work(const engine::CohortContext& ctx) override;
+  // The per-workgroup copy rate falls as the GEMM's memory traffic lengthens each load's latency,
+  // and (model.collective.channel_queueing) as more of the collective's channels share the link.
+  [[nodiscard]] std::optional<engine::CohortWork> refresh(const engine::CohortContext& ctx) override;
+  void cohort_retired(const engine::CohortContext& ctx) override { running_ -= ctx.count; }
+  [[nodiscard]] const CollectivePlan& plan() const { return plan_; }
+  [[nodiscard]] TimePs launch_latency() const { return launch_latency_; }
+
+private:
+  CollectivePlan plan_;
+  const NodeResources& res_;
+  const InterferenceState& state_;
+  double stall_fraction_;
+  double link_stall_fraction_;
+  // Per running cohort, by its dispatcher slot (CohortContext::slot, written by cohort_work when
+  // the cohort starts): the load its bound used. A vector, not a map keyed by first workgroup: one
+  // map node per cohort start would be a visible share of a run.
+  std::vector<double> applied_load_;
+  double partition_rate_;  // model.collective.<op>_partition_rate on a partition of its own, else 1
+  double wg_rate_;         // sent bytes per second one workgroup can push
+  TimePs startup_;         // the collective's start on the GPU: its fixed cost and every step's latency
+  // When the first cohort started (-1 before): the start elapses once per collective, from here.
+  TimePs first_dispatch_ = -1;
+  TimePs launch_latency_;
+  double link_efficiency_;
+  double hbm_latency_ratio_;           // model.gemm.hbm_miss_latency_ratio: the memory's, whoever asks
+  bool hbm_queueing_;                  // model.memory.hbm_queueing, with an LLC
+  double llc_hit_;                     // share of the copy loop's memory requests the LLC serves
+  bool channel_queueing_;              // model.collective.channel_queueing
+  double link_rate_;                   // payload bytes/s its links carry, before any stretch
+  std::vector<int> applied_channels_;  // per slot, as applied_load_: the channel count its bound used
+  int running_ = 0;                    // the collective's workgroups holding CUs now
+  // The other kernels' memory utilization the copy loop queues behind (queueing_utilization.h).
+  [[nodiscard]] double load_by_others(std::int32_t kernel) const;
+  [[nodiscard]] engine::CohortWork work(const engine::CohortContext& ctx);
+  // Channels sharing the link for this cohort's bound: every workgroup holding CUs, this cohort's
+  // counted even before cohort_work has added it.
+  [[nodiscard]] int channels_running(const engine::CohortContext& ctx) const {
+    return std::max(running_, ctx.count);
+  }
+};
+
+}  // namespace c3sim::models

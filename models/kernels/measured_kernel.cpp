@@ -1,0 +1,20 @@
+#include "models/kernels/measured_kernel.h"
+
+#include <algorithm>
+
+namespace c3sim::models {
+
+MeasuredKernelModel::MeasuredKernelModel(const wl::MeasuredKernel& kernel, const hw::NodeSpec& spec)
+    : seconds_(kernel.time_us * 1e-6),
+      workgroups_(std::min<std::int64_t>(kernel.workgroups.value_or(spec.compute.total_cus()),
+                                         spec.compute.total_cus())) {}
+
+engine::CohortWork MeasuredKernelModel::cohort_work(const engine::CohortContext& ctx) {
+  (void)ctx;
+  engine::CohortWork w;
+  w.work_per_wg = 1.0;              // one unit: the workgroup's whole measured run
+  w.bound_per_wg = 1.0 / seconds_;  // done in time_us when it holds its CU
+  return w;
+}
+
+}  // namespace c3sim::models

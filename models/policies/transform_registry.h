@@ -1,0 +1,94 @@
+#pragma once
+// Policies as program transformations, in one table: each entry has a name, help text, whether
+// it takes an integer argument (`rp:<cus>`, `ficco:<chunks>`), the check of that argument against
+// the hardware, the transformation, and the arguments its `<name>_best` sweep tries. c3sim's
+// `run` on program files, its help text, the error list for an unknown name and the `_best`
+// expansion all read this table, so a new policy is one file (a function returning its entry)
+// plus one line in builtin_transforms() (examples/custom_transform shows one).
+//
+// The pair policies (base, sp, prio, rp, sp_rp, dma, dma_sp, dma_rp, vendor_zero_cta,
+// vendor_zero_cta_sp) keep their meaning: their entries build the pair's LaunchPlan through
+// make_policy (models/policies/policy.h) and apply it with apply_launch_plan.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hardware/node_spec.h"
+#include "sim/base/errors.h"
+#include "workloads/program.h"
+
+namespace c3sim::models {
+
+class ProgramSimulator;
+
+// What a deciding policy (a heuristic on isolated times, a per-region search) made of a program:
+// the program under its choice and that choice in words (empty for a plain transformation).
+struct Decision {
+  wl::Program program;
+  std::string chosen;
+};
+
+struct TransformEntry {
+  std::string name;      // "rp"
+  std::string help;      // one line
+  std::string argument;  // what the integer after ':' means ("cus", "chunks"); empty = none
+  // Throws InputError (key "policies", at `where`) when `arg` is not valid on this hardware.
+  std::function<void(int arg, const hw::NodeSpec&, const SourceLocation& where, const std::string& full)>
+      check;
+  // The program under this policy. `arg` is set exactly when `argument` is not empty.
+  std::function<wl::Program(const wl::Program&, std::optional<int> arg, const hw::NodeSpec&)> apply;
+  // Set instead of `apply` by policies that decide from simulation (isolated times, trial runs):
+  // the program under the policy's choice on this simulator. `arg` as for `apply`.
+  std::function<Decision(const wl::Program&, std::optional<int> arg, ProgramSimulator&)> decide;
+  // Full policy names a `<name>_best` sweep tries on this hardware; empty function = no sweep.
+  std::function<std::vector<std::string>(const hw::NodeSpec&)> sweep;
+  // Part of `all`: the plain name, or for an entry with an argument its `_best` sweep.
+  bool in_all = false;
+  // Whether the policy can transform this program (empty = every program), and what a program
+  // needs for it, for the message when a requested policy cannot apply ("a GEMM + collective pair
+  // to split"). `all` and the default set keep only the policies that apply.
+  std::function<bool(const wl::Program&)> applies;
+  std::string needs;
+};
+
+class TransformRegistry {
+public:
+  // Throws ModelError for a duplicate or malformed entry (a programming error).
+  void add(TransformEntry entry);
+
+  [[nodiscard]] const TransformEntry* find(const std::string& head) const;
+  [[nodiscard]] const std::vector<TransformEntry>& entries() const { return entries_; }
+
+  // Checks a full name ("rp:32", "ficco_best", "all", or concrete ones composed left to right
+  // with '+': "ficco:4+prio") against the hardware; InputError otherwise, listing the known names.
+  void check(const std::string& name, const hw::NodeSpec& spec, const SourceLocation& where) const;
+  // The concrete policies a name stands for: itself, the sweep of a `_best` name, or `all`'s set.
+  [[nodiscard]] std::vector<std::string> expand(const std::string& name, const hw::NodeSpec& spec) const;
+  // The program under a concrete (not `_best`) policy or a '+' composition of them. A deciding
+  // entry (`decide` set) needs a simulator: ModelError here, use decide().
+  [[nodiscard]] wl::Program apply(const std::string& name, const wl::Program& program,
+                                  const hw::NodeSpec& spec, const SourceLocation& where = {}) const;
+  // apply() for any concrete policy or composition, deciding entries included; `chosen` joins
+  // what each deciding part chose ("part: choice", "; " between parts).
+  [[nodiscard]] Decision decide(const std::string& name, const wl::Program& program, ProgramSimulator& sim,
+                                const SourceLocation& where = {}) const;
+  // The names `all` stands for (entries marked in_all), table order.
+  [[nodiscard]] std::vector<std::string> standard_names() const;
+  // Why `name` (a checked full name: concrete, composed or `_best`) cannot transform `program`:
+  // the first part whose entry does not apply, as "'<part>' needs <needs>"; nullopt when it applies.
+  [[nodiscard]] std::optional<std::string> cannot_apply(const std::string& name,
+                                                        const wl::Program& program) const;
+  // "base, sp, ..., rp:<cus>, rp_best, ..." for help text and error messages.
+  [[nodiscard]] std::string known_names() const;
+  // One line per entry: "  rp:<cus>  <help>".
+  [[nodiscard]] std::string help_text() const;
+
+private:
+  std::vector<TransformEntry> entries_;
+};
+
+// The built-in table: the pair policies and FiCCO chunking (models/policies/ficco_transform.h).
+TransformRegistry builtin_transforms();
+
+}  // namespace c3sim::models

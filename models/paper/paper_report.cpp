@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "hardware/preset_registry.h"
 #include "models/paper/heuristics.h"
 #include "models/policies/policy.h"
 #include "workloads/paper_catalog.h"
@@ -151,6 +152,26 @@ void figure9(C3Simulator& sim, PaperReport& rep) {
   }
 }
 
+nlohmann::json comparison_json(const PaperComparison& c) {
+  nlohmann::json j = {{"id", c.paper.id},
+                      {"figure", c.paper.figure},
+                      {"section", c.paper.section},
+                      {"read", wl::to_string(c.paper.read)},
+                      {"quote", c.paper.quote},
+                      {"paper_low", c.paper.low},
+                      {"paper_high", c.paper.high},
+                      {"paper_is_range", c.paper.is_range()},
+                      {"precision", c.paper.precision},
+                      {"unit", c.unit},
+                      {"model", nullptr},
+                      {"difference", nullptr},
+                      {"inside", c.inside()}};
+  if (!c.paper.note.empty()) j["note"] = c.paper.note;
+  if (c.model) j["model"] = *c.model;
+  if (c.difference) j["difference"] = *c.difference;
+  return j;
+}
+
 nlohmann::json summary_json(const PolicySummary& s) {
   return {{"mean_speedup", s.mean_speedup},
           {"mean_ideal_speedup", s.mean_ideal_speedup},
@@ -186,6 +207,11 @@ PaperReport make_paper_report(const hw::NodeSpec& spec, const PaperOptions& opti
   const auto t0 = std::chrono::steady_clock::now();
   PaperReport rep;
   rep.hardware = spec.name;
+  rep.hardware_file = spec.source_file;
+  const auto presets = hw::embedded_presets();
+  rep.hardware_is_preset = std::any_of(presets.begin(), presets.end(), [&](const hw::EmbeddedPreset& p) {
+    return p.path == spec.source_file;
+  });
   SimOptions so;
   so.attribution = false;  // the paper's figures need totals only; `c3sim run` attributes
   C3Simulator sim(spec, so);
@@ -193,6 +219,7 @@ PaperReport make_paper_report(const hw::NodeSpec& spec, const PaperOptions& opti
   if (options.figures_isolated) isolated_figures(sim, heur, rep);
   if (options.figures_c3) c3_figures(sim, heur, rep);
   if (options.figure9) figure9(sim, rep);
+  rep.paper_values = compare_with_paper(rep, wl::published_paper_values());
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return rep;
 }
@@ -203,6 +230,8 @@ nlohmann::json to_json(const PaperReport& rep) {
   j["schema"] = "c3sim.paper";
   j["version"] = 1;
   j["hardware"] = rep.hardware;
+  j["hardware_file"] = rep.hardware_file;
+  j["hardware_source"] = rep.hardware_is_preset ? "preset" : "file";
   json f5 = json::array();
   for (const auto& r : rep.fig5_gemm) {
     json s = json::object();
@@ -285,6 +314,9 @@ nlohmann::json to_json(const PaperReport& rep) {
   j["heuristics"] = {{"rows", heur},
                      {"rp_correct", rep.rp_heuristic_correct},
                      {"rp_max_loss_pct", rep.rp_heuristic_max_loss_pct}};
+  json beside = json::array();
+  for (const auto& c : rep.paper_values) beside.push_back(comparison_json(c));
+  j["paper_values"] = beside;
   return j;
 }
 

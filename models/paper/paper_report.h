@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/run/c3_simulator.h"
+#include "models/paper/paper_beside.h"
 #include "workloads/scenario.h"
 
 namespace c3sim::models {
@@ -64,6 +65,8 @@ struct PolicySummary {
 
 struct PaperReport {
   std::string hardware;
+  std::string hardware_file;        // the file the node was read from (a preset's repository path)
+  bool hardware_is_preset = false;  // a built-in preset rather than a user's file
   std::vector<Fig5Gemm> fig5_gemm;
   std::vector<Fig5Coll> fig5_coll;
   std::vector<Fig6Row> fig6;
@@ -79,6 +82,8 @@ struct PaperReport {
   std::vector<HeuristicRow> heuristics;
   int rp_heuristic_correct = 0;
   double rp_heuristic_max_loss_pct = 0;
+  // The paper's published values (workloads/paper_values.yaml) beside the model's, in file order.
+  std::vector<PaperComparison> paper_values;
   double seconds = 0;  // wall time to compute (CLI's own timing output)
 };
 

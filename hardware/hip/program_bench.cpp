@@ -399,9 +399,12 @@ ProgramBench::Timeline ProgramBench::run_once(const wl::Program& p, bool held) {
         break;
       }
       case wl::KernelKind::measured: {
-        // Known only by its duration: hold the workgroups' SMs/CUs (default every one) for that
-        // long, alone on them, as c3sim's measured-kernel model does.
-        const int workgroups = k.measured.workgroups.value_or(bench_.units());
+        // Known only by its duration: hold min(workgroups, the stream's SMs/CUs) SMs/CUs (default
+        // every one) for that long, alone on them, as c3sim's measured-kernel model does. An
+        // imported kernel's workgroups is its traced grid (often 10^4-10^5 blocks) while time_us is
+        // the whole kernel's: launching the grid would spin time_us once per wave.
+        const int units = stream_sms[si] > 0 ? stream_sms[si] : bench_.units();
+        const int workgroups = std::min(k.measured.workgroups.value_or(units), units);
         const auto ns = static_cast<std::uint64_t>(k.measured.time_us * 1e3);
         for (const StreamRef& r : refs) {
           C3_HIP(hipSetDevice(r.gpu));

@@ -4,10 +4,9 @@
 
 namespace c3sim::models {
 
-MeasuredKernelModel::MeasuredKernelModel(const wl::MeasuredKernel& kernel, const hw::NodeSpec& spec)
+MeasuredKernelModel::MeasuredKernelModel(const wl::MeasuredKernel& kernel, int cus)
     : seconds_(kernel.time_us * 1e-6),
-      workgroups_(std::min<std::int64_t>(kernel.workgroups.value_or(spec.compute.total_cus()),
-                                         spec.compute.total_cus())) {}
+      workgroups_(std::min<std::int64_t>(kernel.workgroups.value_or(cus), cus)) {}
 
 engine::CohortWork MeasuredKernelModel::cohort_work(const engine::CohortContext& ctx) {
   (void)ctx;

@@ -1,14 +1,15 @@
 #pragma once
 // A kernel known only by its measured duration (wl::MeasuredKernel: an imported trace's attention,
-// elementwise, optimizer or copy kernel). It runs min(workgroups, CUs) workgroups, each holding its
-// CU for time_us at a fixed rate, and demands nothing of L2, fabric, LLC or HBM. So alone it takes
-// exactly time_us (after the launch latency); beside other kernels it sees only CU occupancy (it
-// waits for free CUs and runs in more waves when fewer are free, and the CUs it holds are unavailable
-// to others), not cache or memory-bandwidth interference, and it adds none to them: its measured
-// time already contains its own memory traffic, which the model cannot split out.
+// elementwise, optimizer or copy kernel). It runs min(workgroups, its stream's CUs) workgroups, each
+// holding its CU for time_us at a fixed rate: an imported kernel's workgroups is its traced grid and
+// time_us the whole grid's, so it is one wave over its stream's CUs (as c3bench replays it). It
+// demands nothing of L2, fabric, LLC or HBM. So alone it takes exactly time_us (after the launch
+// latency); beside other kernels it sees only CU occupancy (it waits for free CUs and runs in more
+// waves when fewer are free, and the CUs it holds are unavailable to others), not cache or
+// memory-bandwidth interference, and it adds none to them: its measured time already contains its
+// own memory traffic, which the model cannot split out.
 #include <cstdint>
 
-#include "hardware/node_spec.h"
 #include "sim/engine/workgroup_model.h"
 #include "workloads/program.h"
 
@@ -16,7 +17,8 @@ namespace c3sim::models {
 
 class MeasuredKernelModel final : public engine::WorkgroupModel {
 public:
-  MeasuredKernelModel(const wl::MeasuredKernel& kernel, const hw::NodeSpec& spec);
+  // `cus`: the CUs of the kernel's stream (its mask, or every CU of the GPU).
+  MeasuredKernelModel(const wl::MeasuredKernel& kernel, int cus);
   [[nodiscard]] engine::CohortWork cohort_work(const engine::CohortContext& ctx) override;
   [[nodiscard]] std::int64_t workgroups() const { return workgroups_; }
 

@@ -283,7 +283,8 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
         break;
       }
       case wl::KernelKind::measured: {
-        auto model = std::make_shared<MeasuredKernelModel>(k.measured, spec_);
+        auto model =
+            std::make_shared<MeasuredKernelModel>(k.measured, ps.cus.value_or(spec_.compute.total_cus()));
         engine::KernelDesc d{fmt::format("measured:{}", k.name), model->workgroups(), 1,
                              s_to_ps(spec_.model.dispatch.kernel_launch_latency),
                              engine::FlowOwner{i, engine::KernelKind::memory}};

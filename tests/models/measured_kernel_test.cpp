@@ -47,5 +47,31 @@ TEST(MeasuredKernel, AloneTakesItsMeasuredTimeAndQueuesForCus) {
   EXPECT_NEAR(sim.simulate(half.front()).step_us, latency_us + 100, 1e-6);
 }
 
+TEST(MeasuredKernel, OnAMaskedStreamRunsOneWaveOverTheMask) {
+  // An imported kernel's workgroups is its traced grid and time_us the whole grid's: on a stream
+  // masked to 100 CUs it holds those 100 CUs for time_us (one wave, as c3bench replays it), not
+  // min(grid, 132) = 132 workgroups in two waves over 100 CUs.
+  const hw::NodeSpec spec = hw::load_hardware("h200-sxm");
+  const double latency_us = spec.model.dispatch.kernel_launch_latency * 1e6;
+  ProgramSimulator sim(spec);
+  const auto masked = wl::load_programs_string(R"(program:
+  name: masked
+  streams: [{name: s, cus: 100}]
+  kernels:
+    - {name: a, stream: s, measured: {time_us: 100, workgroups: 88064}}
+)",
+                                               "masked.yaml");
+  EXPECT_NEAR(sim.simulate(masked.front()).step_us, latency_us + 100, 1e-6);
+  // Asked for more workgroups than the mask holds but fewer than the GPU: still one wave.
+  const auto between = wl::load_programs_string(R"(program:
+  name: between
+  streams: [{name: s, cus: 64}]
+  kernels:
+    - {name: a, stream: s, measured: {time_us: 100, workgroups: 100}}
+)",
+                                                "between.yaml");
+  EXPECT_NEAR(sim.simulate(between.front()).step_us, latency_us + 100, 1e-6);
+}
+
 }  // namespace
 }  // namespace c3sim::models

@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "hardware/hardware_loader.h"
-#include "models/run/c3_simulator.h"
 #include "models/policies/policy.h"
+#include "models/run/c3_simulator.h"
 #include "workloads/scenario.h"
 
 int main() {

@@ -230,7 +230,12 @@ int command_run(const CommonOptions& o, const std::string& policy_list, const st
   const bench::DmaOptions dma = dma_options(o);
   std::optional<std::vector<std::string>> override_policies;
   if (!policy_list.empty()) {
-    override_policies = policy_list == "all" ? bench::all_policy_names() : split_list(policy_list);
+    override_policies = split_list(policy_list);
+    const bool all =
+        override_policies->size() == 1 && c3sim::models::builtin_registry()
+                                              .parse(override_policies->front(), {"<command line>", 0, 0})
+                                              .is_all();
+    if (all) override_policies = bench::all_policy_names();
   }
   const std::set<std::string> only_names = [&] {
     auto v = split_list(only);
@@ -248,8 +253,7 @@ int command_run(const CommonOptions& o, const std::string& policy_list, const st
       const c3sim::SourceLocation where = i < r.scenario.policy_locations.size()
                                               ? r.scenario.policy_locations[i]
                                               : c3sim::SourceLocation{o.scenario_file, 0, 0};
-      if (r.policies[i] == "all") throw InputError(where, "policies", "'all' is only valid for --policy");
-      (void)bench::parse_policy(r.policies[i], where, 0);
+      (void)bench::parse_policy(r.policies[i], where, 0);  // 'all' in a file is refused: --policy only
     }
     r.gemm_cu_limits = gemm_cu_limits;
     r.coll_workgroup_limits = coll_limits;

@@ -1,66 +1,52 @@
 #include "hardware/hip/policy.h"
 
 #include <algorithm>
-#include <charconv>
 
 #include "hardware/hip/gpu_runtime.h"
+#include "models/policies/policy.h"
+#include "models/policies/transform_registry.h"
 
 namespace c3sim::bench {
 namespace {
 
-int parse_units(const std::string& name, std::size_t prefix, const SourceLocation& where, int units_per_gpu) {
-  const std::string digits = name.substr(prefix);
-  int n = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || n < 1) {
-    throw InputError(where, "policies",
-                     "policy '" + name + "': expected a positive integer of SMs/CUs after ':'");
-  }
-  if (units_per_gpu > 0 && n >= units_per_gpu) {
+// A name, parsed by c3sim's policy registry (the one parse of a policy name), as c3bench's pair
+// runner launches it: the pair family's launch order, priority, collective implementation and
+// partition (models/policies/policy.h pair_policy_families()).
+Policy parse_known(const std::string& name, const SourceLocation& where, int units_per_gpu) {
+  const models::PolicyName parsed = models::builtin_registry().parse(name, where);
+  if (parsed.is_all()) throw InputError(where, "policies", "'all' is only valid alone in --policy");
+  const models::PairPolicyFamily* f = parsed.is_concrete() && !parsed.composed()
+                                          ? models::find_pair_policy(parsed.steps.front().head)
+                                          : nullptr;
+  // dma_rp (CUs taken from the GEMM beside the copy engines) and hybrid_ar have no pair runner
+  // here; program files run them (and every other transformation) through the registry.
+  if (f == nullptr || (f->takes_cus && !f->cus_to_comm) || f->impl == wl::CollectiveImpl::dma_hybrid) {
     throw InputError(where, "policies",
                      "policy '" + name +
-                         "': the collective's partition must leave units for the "
-                         "GEMM (this GPU has " +
-                         std::to_string(units_per_gpu) + ")");
+                         "' is not one of c3bench's pair policies (base, sp, prio, rp:<n>, sp_rp:<n>, dma, "
+                         "dma_sp, vendor_zero_cta, vendor_zero_cta_sp); program files take every "
+                         "c3sim policy");
   }
-  return n;
-}
-
-Policy parse_known(const std::string& name, const SourceLocation& where, int units_per_gpu) {
   Policy p;
   p.name = name;
-  if (name == "base") return p;
-  if (name == "sp") {
-    p.collective_first = true;
-    return p;
+  p.impl = f->impl;
+  p.collective_first = f->comm_first;
+  p.collective_high_priority = f->comm_high_priority;
+  if (const std::optional<int> n = parsed.steps.front().arg) {
+    if (*n < 1) {
+      throw InputError(where, "policies",
+                       "policy '" + name + "': expected a positive integer of SMs/CUs after ':'");
+    }
+    if (units_per_gpu > 0 && *n >= units_per_gpu) {
+      throw InputError(where, "policies",
+                       "policy '" + name +
+                           "': the collective's partition must leave units for the "
+                           "GEMM (this GPU has " +
+                           std::to_string(units_per_gpu) + ")");
+    }
+    p.partition_units = *n;
   }
-  if (name == "prio") {
-    p.collective_high_priority = true;
-    return p;
-  }
-  if (name.rfind("rp:", 0) == 0) {
-    p.partition_units = parse_units(name, 3, where, units_per_gpu);
-    return p;
-  }
-  if (name.rfind("sp_rp:", 0) == 0) {
-    p.partition_units = parse_units(name, 6, where, units_per_gpu);
-    p.collective_first = true;
-    return p;
-  }
-  if (name == "dma" || name == "dma_sp") {
-    p.impl = wl::CollectiveImpl::dma;
-    p.collective_first = name == "dma_sp";
-    return p;
-  }
-  if (name == "vendor_zero_cta" || name == "vendor_zero_cta_sp") {
-    p.impl = wl::CollectiveImpl::vendor_zero_cta;
-    p.collective_first = name == "vendor_zero_cta_sp";
-    return p;
-  }
-  throw InputError(where, "policies",
-                   "unknown policy '" + name +
-                       "' (known: base, sp, prio, rp:<n>, sp_rp:<n>, dma, "
-                       "dma_sp, vendor_zero_cta, vendor_zero_cta_sp, or all)");
+  return p;
 }
 
 }  // namespace

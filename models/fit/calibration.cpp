@@ -13,9 +13,9 @@
 
 #include "hardware/hardware_fields.h"
 #include "hardware/hardware_validate.h"
-#include "models/run/c3_simulator.h"
-#include "models/kernels/collective_plan.h"
 #include "models/fit/gemm_library_fit.h"
+#include "models/kernels/collective_plan.h"
+#include "models/run/c3_simulator.h"
 #include "sim/base/errors.h"
 
 namespace c3sim::models {

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "models/run/c3_simulator.h"
 #include "models/kernels/gemm_kernel.h"
+#include "models/run/c3_simulator.h"
 
 namespace c3sim::models {
 

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "models/run/program_runner.h"
 #include "models/policies/transform_registry.h"
+#include "models/run/program_runner.h"
 #include "sim/base/errors.h"
 
 namespace c3sim::models {

@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "models/run/c3_simulator.h"
 #include "models/policies/policy.h"
+#include "models/run/c3_simulator.h"
 #include "sim/base/errors.h"
 
 namespace c3sim::models {

@@ -8,6 +8,7 @@
 #include "hardware/preset_registry.h"
 #include "models/paper/heuristics.h"
 #include "models/policies/policy.h"
+#include "models/policies/transform_registry.h"
 #include "workloads/paper_catalog.h"
 
 namespace c3sim::models {
@@ -86,6 +87,11 @@ void isolated_figures(C3Simulator& sim, Heuristics& heur, PaperReport& rep) {
   rep.mean_ideal = rep.fig7.empty() ? 0 : sum / static_cast<double>(rep.fig7.size());
 }
 
+// The CUs a sweep's winner partitions ("rp:64" -> 64; "dma", the offload alone -> 0).
+int chosen_cus(const std::string& chosen) {
+  return builtin_registry().parse(chosen, {}).steps.front().arg.value_or(0);
+}
+
 void c3_figures(C3Simulator& sim, Heuristics& heur, PaperReport& rep) {
   rep.policies = kC3Policies;
   rep.policies.emplace_back(kBestCu);
@@ -117,16 +123,16 @@ void c3_figures(C3Simulator& sim, Heuristics& heur, PaperReport& rep) {
     h.sp_best = here["sp"].total_us <= here["base"].total_us ? "sp" : "base";
     h.rp_choice = heur.partition_cus(s);
     const std::string rp_chosen = here["rp_best"].chosen;
-    h.rp_best = std::stoi(rp_chosen.substr(rp_chosen.find(':') + 1));
-    const C3Result chosen = sim.run_timing(s, *make_policy(fmt::format("rp:{}", h.rp_choice), sim.spec()));
+    h.rp_best = chosen_cus(rp_chosen);
+    const C3Result chosen = sim.run_timing(s, *make_policy(PolicyStep{"rp", h.rp_choice}, sim.spec()));
     h.rp_loss_pct = 100.0 * (chosen.total_us / here["rp_best"].total_us - 1.0);
     h.dma_rp_choice = heur.dma_partition_cus(s);
     const std::string dma_chosen = here["dma_rp_best"].chosen;
-    h.dma_rp_best = dma_chosen == "dma" ? 0 : std::stoi(dma_chosen.substr(dma_chosen.find(':') + 1));
+    h.dma_rp_best = chosen_cus(dma_chosen);
     const C3Result dma_pick =
         h.dma_rp_choice == 0
             ? here["dma"]
-            : sim.run_timing(s, *make_policy(fmt::format("dma_rp:{}", h.dma_rp_choice), sim.spec()));
+            : sim.run_timing(s, *make_policy(PolicyStep{"dma_rp", h.dma_rp_choice}, sim.spec()));
     h.dma_rp_loss_pct = 100.0 * (dma_pick.total_us / here["dma_rp_best"].total_us - 1.0);
     rep.rp_heuristic_correct += (h.rp_choice == h.rp_best || h.rp_loss_pct <= 1e-9) ? 1 : 0;
     rep.rp_heuristic_max_loss_pct = std::max(rep.rp_heuristic_max_loss_pct, h.rp_loss_pct);

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/run/c3_simulator.h"
 #include "models/paper/paper_beside.h"
+#include "models/run/c3_simulator.h"
 #include "workloads/scenario.h"
 
 namespace c3sim::models {

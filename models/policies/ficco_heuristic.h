@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "models/program/program_simulator.h"
 #include "models/policies/transform_registry.h"
+#include "models/program/program_simulator.h"
 
 namespace c3sim::models {
 

@@ -17,16 +17,14 @@ std::vector<std::string> scenario_policies(const wl::Scenario& s, const PolicyRe
   std::vector<std::string> out;
   for (size_t i = 0; i < names.size(); ++i) {
     const SourceLocation loc = i < where.size() ? where[i] : s.location;
-    if (names[i] == "all") {
+    const PolicyName name = builtin_registry().parse(names[i], loc);
+    if (name.is_all()) {
       for (const auto& n : standard_policy_names(s.collective.op, spec)) out.push_back(n);
       continue;
     }
-    check_policy_runs(names[i], s, spec, loc);
-    if (names[i] == "rp_best" || names[i] == "sp_rp_best" || names[i] == "dma_rp_best") {
-      out.push_back(names[i]);
-      continue;
-    }
-    (void)make_policy(names[i], spec, loc);  // throws InputError naming file and line
+    check_policy_runs(name, s, spec, loc);
+    // A sweep's candidates are built from the hardware and valid by construction.
+    if (name.is_concrete()) (void)make_policy(name.steps.front(), spec, loc);
     out.push_back(names[i]);
   }
   if (out.empty()) out = standard_policy_names(s.collective.op, spec);
@@ -46,15 +44,15 @@ std::vector<std::string> program_policies(const wl::Program& p, const PolicyRequ
   std::vector<std::string> out;
   for (size_t i = 0; i < names.size(); ++i) {
     const SourceLocation loc = i < where.size() ? where[i] : p.location;
-    registry.check(names[i], spec, loc);
-    if (names[i] == "all") {
+    const PolicyName name = registry.check(names[i], spec, loc);
+    if (name.is_all()) {
       // Per program: the standard policies that can transform it.
       for (const auto& n : registry.standard_names()) {
         if (!registry.cannot_apply(n, p)) out.push_back(n);
       }
       continue;
     }
-    if (const std::optional<std::string> why = registry.cannot_apply(names[i], p)) {
+    if (const std::optional<std::string> why = registry.cannot_apply(name, p)) {
       throw InputError(loc, "policies",
                        fmt::format("policy '{}' does not apply to program '{}' ({}:{}): {}", names[i], p.name,
                                    p.location.file, p.location.line, *why));

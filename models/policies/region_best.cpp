@@ -37,13 +37,14 @@ struct FiccoName {
   bool dma = false;
 };
 
+// A candidate's one step (candidates are concrete names from region_candidates).
+PolicyStep step_of(const std::string& policy) { return builtin_registry().parse(policy, {}).steps.front(); }
+
 // "ficco:<k>" / "ficco_dma:<k>" (names from the FiCCO entries' sweeps), else nullopt.
 std::optional<FiccoName> ficco_name(const std::string& policy) {
-  for (const auto& [prefix, dma] : {std::pair{"ficco:", false}, std::pair{"ficco_dma:", true}}) {
-    const std::string head(prefix);
-    if (policy.starts_with(head)) return FiccoName{std::stoi(policy.substr(head.size())), dma};
-  }
-  return std::nullopt;
+  const PolicyStep step = step_of(policy);
+  if (step.head != "ficco" && step.head != "ficco_dma") return std::nullopt;
+  return FiccoName{step.arg.value_or(0), step.head == "ficco_dma"};
 }
 
 }  // namespace
@@ -83,14 +84,14 @@ wl::Program apply_to_region(const wl::Program& program, const OverlapRegion& reg
     }
     return ficco_chunk_subset(program, &region.chunk_pair, f->chunks, f->dma, spec);
   }
-  const auto p = make_policy(policy, spec, program.location);
+  const auto p = make_policy(step_of(policy), spec, program.location);
   const wl::Scenario pair = representative_pair(program).value_or(wl::Scenario{});
   return apply_plan_to_kernels(program, region.kernels, p->plan(PolicyContext{spec, pair, 0, 0}), policy);
 }
 
 namespace {
 
-bool is_rp(const std::string& policy) { return policy.starts_with("rp:"); }
+bool is_rp(const std::string& policy) { return step_of(policy).head == "rp"; }
 
 }  // namespace
 

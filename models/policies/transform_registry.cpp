@@ -1,90 +1,60 @@
 #include "models/policies/transform_registry.h"
 
+#include <algorithm>
+#include <string_view>
+
 #include <fmt/format.h>
 
-#include "models/policies/policy.h"
 #include "models/policies/ficco_transform.h"
 #include "models/policies/plan_transform.h"
-#include "models/program/program_simulator.h"
+#include "models/policies/policy.h"
 #include "models/policies/region_best.h"
 #include "models/policies/rp_heuristic.h"
 #include "models/policies/sp_heuristic.h"
+#include "models/program/program_simulator.h"
 
 namespace c3sim::models {
 
 namespace {
 
-constexpr const char* kBest = "_best";
+constexpr std::string_view kBest = "_best";
 
-struct Parsed {
-  std::string head;
-  std::optional<int> arg;
-};
+bool ends_with_best(std::string_view name) { return name.size() > kBest.size() && name.ends_with(kBest); }
 
-Parsed split(const std::string& name, const SourceLocation& where) {
-  const auto colon = name.find(':');
-  if (colon == std::string::npos) return Parsed{name, std::nullopt};
-  const std::string text = name.substr(colon + 1);
-  size_t pos = 0;
-  int value = 0;
-  try {
-    value = std::stoi(text, &pos);
-  } catch (const std::exception&) {
-    pos = 0;
-  }
-  if (pos == 0 || pos != text.size()) {
-    throw InputError(where, "policies", fmt::format("policy '{}': '{}' is not a whole number", name, text));
-  }
-  return Parsed{name.substr(0, colon), value};
-}
-
-bool ends_with_best(const std::string& name) {
-  return name.size() > std::char_traits<char>::length(kBest) &&
-         name.compare(name.size() - std::char_traits<char>::length(kBest), std::string::npos, kBest) == 0;
-}
-
-std::string without_best(const std::string& name) {
-  return name.substr(0, name.size() - std::char_traits<char>::length(kBest));
-}
-
-// A pair policy (models/policies/policy.h) as a program transformation: its LaunchPlan applied to the
-// program. make_policy checks the argument (CU mask granularity, leaves CUs for the GEMM).
-TransformEntry launch_plan_entry(std::string name, std::string help, bool takes_cus, bool in_all) {
+// A pair policy family (models/policies/policy.h) as a program transformation: its LaunchPlan applied to
+// the program. make_policy checks the argument (CU mask granularity, leaves CUs for the GEMM).
+TransformEntry launch_plan_entry(const PairPolicyFamily& family) {
   TransformEntry e;
-  e.name = std::move(name);
-  e.help = std::move(help);
-  e.argument = takes_cus ? "cus" : "";
-  e.check = [](int, const hw::NodeSpec& spec, const SourceLocation& where, const std::string& full) {
-    (void)make_policy(full, spec, where);
+  e.name = family.name;
+  e.help = family.help;
+  e.argument = family.takes_cus ? "cus" : "";
+  e.check = [head = e.name, takes_cus = family.takes_cus](int arg, const hw::NodeSpec& spec,
+                                                          const SourceLocation& where, const std::string&) {
+    (void)make_policy(PolicyStep{head, takes_cus ? std::optional<int>(arg) : std::nullopt}, spec, where);
   };
   e.apply = [head = e.name](const wl::Program& p, std::optional<int> arg, const hw::NodeSpec& spec) {
-    const std::string full = arg ? fmt::format("{}:{}", head, *arg) : head;
-    const auto policy = make_policy(full, spec, p.location);
+    const auto policy = make_policy(PolicyStep{head, arg}, spec, p.location);
     const wl::Scenario pair = representative_pair(p).value_or(wl::Scenario{});
     return apply_launch_plan(p, policy->plan(PolicyContext{spec, pair, 0, 0}), spec.dma.reduce_bw > 0);
   };
-  if (takes_cus) {
-    e.sweep = [head = e.name](const hw::NodeSpec& spec) {
+  if (family.takes_cus) {
+    e.sweep = [head = e.name, floor = family.sweep_floor](const hw::NodeSpec& spec) {
       std::vector<std::string> out;
-      if (head == "dma_rp") out.emplace_back("dma");  // the sweep's "take no CUs" point
+      if (floor != nullptr) out.emplace_back(floor);
       for (int c : rp_sweep_cus(spec)) out.push_back(fmt::format("{}:{}", head, c));
       return out;
     };
   }
-  e.in_all = in_all;
-  return e;
-}
-
-// "a+b+c" -> {a, b, c}: concrete policies applied left to right.
-std::vector<std::string> composed_parts(const std::string& name) {
-  std::vector<std::string> parts;
-  size_t from = 0;
-  for (size_t plus = name.find('+'); plus != std::string::npos; plus = name.find('+', from)) {
-    parts.push_back(name.substr(from, plus - from));
-    from = plus + 1;
+  if (family.impl == wl::CollectiveImpl::dma_hybrid) {
+    e.applies = [](const wl::Program& p) {
+      return std::any_of(p.kernels.begin(), p.kernels.end(), [](const wl::ProgramKernel& k) {
+        return k.kind == wl::KernelKind::collective && k.collective.op == wl::CollectiveOp::all_reduce;
+      });
+    };
+    e.needs = "an all-reduce";
   }
-  parts.push_back(name.substr(from));
-  return parts;
+  e.in_all = family.in_all;
+  return e;
 }
 
 }  // namespace
@@ -118,141 +88,208 @@ std::string TransformRegistry::help_text() const {
   for (const auto& e : entries_) {
     const std::string n = e.argument.empty() ? e.name : fmt::format("{}:<{}>", e.name, e.argument);
     out += fmt::format("  {:<22} {}\n", n, e.help);
-    if (e.sweep) out += fmt::format("  {:<22} the fastest of {}'s sweep\n", e.name + kBest, e.name);
+    if (e.sweep)
+      out += fmt::format("  {:<22} the fastest of {}'s sweep\n", e.name + std::string(kBest), e.name);
   }
   return out;
 }
 
-void TransformRegistry::check(const std::string& name, const hw::NodeSpec& spec,
-                              const SourceLocation& where) const {
-  if (name == "all") return;
-  if (name.find('+') != std::string::npos) {
-    for (const auto& part : composed_parts(name)) {
-      if (part.empty() || part == "all" || ends_with_best(part)) {
-        throw InputError(
-            where, "policies",
-            fmt::format("policy '{}': '{}' cannot be composed with '+' (compose concrete policies, "
-                        "e.g. 'ficco:4+prio')",
-                        name, part));
-      }
-      check(part, spec, where);
-    }
-    return;
+PolicyName TransformRegistry::parse(const std::string& text, const SourceLocation& where) const {
+  PolicyName out;
+  out.text = text;
+  if (text == "all") {
+    out.form = PolicyName::Form::all;
+    return out;
   }
-  auto unknown = [&] {
+  auto unknown = [&](const std::string& name) {
     throw InputError(where, "policies", fmt::format("unknown policy '{}' (known: {})", name, known_names()));
   };
-  if (ends_with_best(name)) {
-    const TransformEntry* e = find(without_best(name));
-    if (e == nullptr || !e->sweep) unknown();
-    return;
+  const bool composed = text.find('+') != std::string::npos;
+  if (!composed && ends_with_best(text)) {
+    const std::string head = text.substr(0, text.size() - kBest.size());
+    const TransformEntry* e = find(head);
+    if (e == nullptr || !e->sweep) unknown(text);
+    out.form = PolicyName::Form::sweep;
+    out.steps.push_back(PolicyStep{head, std::nullopt});
+    return out;
   }
-  const Parsed p = split(name, where);
-  const TransformEntry* e = find(p.head);
-  if (e == nullptr) unknown();
-  if (e->argument.empty() && p.arg) {
-    throw InputError(where, "policies", fmt::format("policy '{}' takes no argument", p.head));
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t plus = std::min(text.find('+', from), text.size());
+    const std::string part = text.substr(from, plus - from);
+    if (composed && (part.empty() || part == "all" || ends_with_best(part))) {
+      throw InputError(
+          where, "policies",
+          fmt::format("policy '{}': '{}' cannot be composed with '+' (compose concrete policies, "
+                      "e.g. 'ficco:4+prio')",
+                      text, part));
+    }
+    PolicyStep step;
+    const auto colon = part.find(':');
+    step.head = part.substr(0, colon);
+    if (colon != std::string::npos) {
+      const std::string digits = part.substr(colon + 1);
+      std::size_t pos = 0;
+      int value = 0;
+      try {
+        value = std::stoi(digits, &pos);
+      } catch (const std::exception&) {
+        pos = 0;
+      }
+      if (pos == 0 || pos != digits.size()) {
+        throw InputError(where, "policies",
+                         fmt::format("policy '{}': '{}' is not a whole number", part, digits));
+      }
+      step.arg = value;
+    }
+    const TransformEntry* e = find(step.head);
+    if (e == nullptr) unknown(part);
+    if (e->argument.empty() && step.arg) {
+      throw InputError(where, "policies", fmt::format("policy '{}' takes no argument", step.head));
+    }
+    if (!e->argument.empty() && !step.arg) {
+      throw InputError(where, "policies",
+                       fmt::format("policy '{}' needs <{}>, e.g. '{}:4'", step.head, e->argument, step.head));
+    }
+    out.steps.push_back(std::move(step));
+    if (plus == text.size()) break;
+    from = plus + 1;
   }
-  if (!e->argument.empty() && !p.arg) {
-    throw InputError(where, "policies",
-                     fmt::format("policy '{}' needs <{}>, e.g. '{}:4'", p.head, e->argument, p.head));
+  return out;
+}
+
+void TransformRegistry::check(const PolicyName& name, const hw::NodeSpec& spec,
+                              const SourceLocation& where) const {
+  if (!name.is_concrete()) return;
+  for (const PolicyStep& step : name.steps) {
+    const TransformEntry* e = find(step.head);
+    if (e == nullptr)
+      throw ModelError(fmt::format("check: '{}' is not an entry of this registry", step.head));
+    if (e->check) e->check(step.arg.value_or(0), spec, where, step.text());
   }
-  if (e->check) e->check(p.arg.value_or(0), spec, where, name);
+}
+
+PolicyName TransformRegistry::check(const std::string& text, const hw::NodeSpec& spec,
+                                    const SourceLocation& where) const {
+  PolicyName name = parse(text, where);
+  check(name, spec, where);
+  return name;
 }
 
 std::vector<std::string> TransformRegistry::standard_names() const {
   std::vector<std::string> out;
   for (const auto& e : entries_) {
     if (!e.in_all) continue;
-    out.push_back(e.argument.empty() ? e.name : e.name + kBest);
+    out.push_back(e.argument.empty() ? e.name : e.name + std::string(kBest));
   }
   return out;
 }
 
-std::optional<std::string> TransformRegistry::cannot_apply(const std::string& name,
+std::optional<std::string> TransformRegistry::cannot_apply(const PolicyName& name,
                                                            const wl::Program& program) const {
-  if (name == "all") return std::nullopt;
-  const std::string concrete = ends_with_best(name) ? without_best(name) : name;
-  for (const auto& part : composed_parts(concrete)) {
-    const std::string head = part.substr(0, part.find(':'));
-    const TransformEntry* e = find(head);
+  for (const PolicyStep& step : name.steps) {
+    const TransformEntry* e = find(step.head);
     if (e != nullptr && e->applies && !e->applies(program))
-      return fmt::format("'{}' needs {}", head, e->needs);
+      return fmt::format("'{}' needs {}", step.head, e->needs);
   }
   return std::nullopt;
 }
 
-std::vector<std::string> TransformRegistry::expand(const std::string& name, const hw::NodeSpec& spec) const {
-  if (name == "all") return standard_names();
-  if (ends_with_best(name)) {
-    const TransformEntry* e = find(without_best(name));
-    if (e == nullptr || !e->sweep) throw ModelError(fmt::format("expand: '{}' has no sweep", name));
-    return e->sweep(spec);
+std::optional<std::string> TransformRegistry::cannot_apply(const std::string& name,
+                                                           const wl::Program& program) const {
+  return cannot_apply(parse(name, program.location), program);
+}
+
+std::vector<PolicyName> TransformRegistry::expand(const PolicyName& name, const hw::NodeSpec& spec) const {
+  std::vector<std::string> texts;
+  if (name.is_all()) {
+    texts = standard_names();
+  } else if (name.is_sweep()) {
+    texts = find(name.steps.front().head)->sweep(spec);
+  } else {
+    return {name};
   }
-  return {name};
+  std::vector<PolicyName> out;
+  out.reserve(texts.size());
+  for (const auto& t : texts) out.push_back(parse(t, {}));
+  return out;
+}
+
+std::vector<std::string> TransformRegistry::expand(const std::string& name, const hw::NodeSpec& spec) const {
+  std::vector<std::string> out;
+  for (const PolicyName& n : expand(parse(name, {}), spec)) out.push_back(n.text);
+  return out;
+}
+
+wl::Program TransformRegistry::apply(const PolicyName& name, const wl::Program& program,
+                                     const hw::NodeSpec& spec, const SourceLocation& where) const {
+  check(name, spec, where);
+  if (!name.is_concrete()) {
+    throw ModelError(fmt::format("apply: '{}' is a set of policies; expand it first", name.text));
+  }
+  wl::Program out = program;
+  for (const PolicyStep& step : name.steps) {
+    const TransformEntry* e = find(step.head);
+    if (!e->apply)
+      throw ModelError(fmt::format("apply: '{}' decides by simulation; use decide()", step.head));
+    out = e->apply(out, step.arg, spec);
+  }
+  return out;
 }
 
 wl::Program TransformRegistry::apply(const std::string& name, const wl::Program& program,
                                      const hw::NodeSpec& spec, const SourceLocation& where) const {
-  check(name, spec, where);
-  if (name == "all" || ends_with_best(name)) {
-    throw ModelError(fmt::format("apply: '{}' is a set of policies; expand it first", name));
+  return apply(parse(name, where), program, spec, where);
+}
+
+Decision TransformRegistry::decide(const PolicyName& name, const wl::Program& program, ProgramSimulator& sim,
+                                   const SourceLocation& where) const {
+  check(name, sim.spec(), where);
+  if (!name.is_concrete()) {
+    throw ModelError(fmt::format("decide: '{}' is a set of policies; expand it first", name.text));
   }
-  wl::Program out = program;
-  for (const auto& part : composed_parts(name)) {
-    const Parsed p = split(part, where);
-    const TransformEntry* e = find(p.head);
-    if (!e->apply) throw ModelError(fmt::format("apply: '{}' decides by simulation; use decide()", p.head));
-    out = e->apply(out, p.arg, spec);
+  Decision out{program, {}};
+  for (const PolicyStep& step : name.steps) {
+    const TransformEntry* e = find(step.head);
+    if (e->apply) {
+      out.program = e->apply(out.program, step.arg, sim.spec());
+      continue;
+    }
+    Decision d = e->decide(out.program, step.arg, sim);
+    out.program = std::move(d.program);
+    if (d.chosen.empty()) continue;
+    out.chosen += fmt::format("{}{}{}", out.chosen.empty() ? "" : "; ",
+                              name.composed() ? step.text() + ": " : "", d.chosen);
   }
   return out;
 }
 
 Decision TransformRegistry::decide(const std::string& name, const wl::Program& program, ProgramSimulator& sim,
                                    const SourceLocation& where) const {
-  check(name, sim.spec(), where);
-  if (name == "all" || ends_with_best(name)) {
-    throw ModelError(fmt::format("decide: '{}' is a set of policies; expand it first", name));
-  }
-  Decision out{program, {}};
-  for (const auto& part : composed_parts(name)) {
-    const Parsed p = split(part, where);
-    const TransformEntry* e = find(p.head);
-    if (e->apply) {
-      out.program = e->apply(out.program, p.arg, sim.spec());
-      continue;
-    }
-    Decision d = e->decide(out.program, p.arg, sim);
-    out.program = std::move(d.program);
-    if (d.chosen.empty()) continue;
-    const bool composed = name.find('+') != std::string::npos;
-    out.chosen +=
-        fmt::format("{}{}{}", out.chosen.empty() ? "" : "; ", composed ? part + ": " : "", d.chosen);
-  }
-  return out;
+  return decide(parse(name, where), program, sim, where);
+}
+
+bool TransformRegistry::decides(const PolicyName& name) const {
+  return std::any_of(name.steps.begin(), name.steps.end(), [&](const PolicyStep& step) {
+    const TransformEntry* e = find(step.head);
+    return e != nullptr && static_cast<bool>(e->decide);
+  });
 }
 
 TransformRegistry builtin_transforms() {
   TransformRegistry r;
-  r.add(launch_plan_entry("base", "as written (the pair: GEMM launched first)", false, true));
-  r.add(launch_plan_entry("sp", "schedule prioritization: each collective launched one slot earlier", false,
-                          true));
-  r.add(launch_plan_entry("prio", "collective streams on a high-priority queue", false, true));
-  r.add(launch_plan_entry("rp", "CU masks: collective streams get <cus>, GEMM streams the rest", true, true));
-  r.add(launch_plan_entry("sp_rp", "sp and rp together", true, true));
-  r.add(launch_plan_entry(
-      "dma", "collectives on copy engines (ConCCL; reductions too when the engines reduce)", false, true));
-  r.add(launch_plan_entry("dma_sp", "dma, collectives launched one slot earlier", false, false));
-  r.add(launch_plan_entry("dma_rp", "dma, <cus> CUs taken from GEMM streams for cache relief", true, true));
-  r.add(launch_plan_entry("vendor_zero_cta", "the vendor library's copy-engine path (NCCL zero-CTA)", false,
-                          false));
-  r.add(launch_plan_entry("vendor_zero_cta_sp", "vendor_zero_cta, collectives launched first", false, false));
+  for (const PairPolicyFamily& f : pair_policy_families()) r.add(launch_plan_entry(f));
   r.add(ficco_entry());
   r.add(ficco_dma_entry());
   r.add(sp_heuristic_entry());
   r.add(rp_heuristic_entry());
   r.add(per_region_entry());
   return r;
+}
+
+const TransformRegistry& builtin_registry() {
+  static const TransformRegistry registry = builtin_transforms();
+  return registry;
 }
 
 }  // namespace c3sim::models

@@ -11,6 +11,7 @@
 #include "models/node/interference_state.h"
 #include "models/node/node_resources.h"
 #include "models/policies/plan_transform.h"
+#include "models/policies/transform_registry.h"
 #include "sim/base/errors.h"
 
 namespace c3sim::models {
@@ -118,33 +119,37 @@ C3Result C3Simulator::run_timing(const wl::Scenario& scenario, const Policy& pol
   return run_plan(scenario, policy.name(), plan_of(scenario, policy), nullptr, false);
 }
 
+C3Result C3Simulator::run_named(const wl::Scenario& scenario, const PolicyName& name) {
+  if (name.is_concrete() && !name.composed()) return run(scenario, *make_policy(name.steps.front(), spec_));
+  if (!name.is_sweep()) {
+    throw ModelError(
+        fmt::format("run_named: '{}' is not one launch plan or sweep; expand it first", name.text));
+  }
+  const std::vector<PolicyName> candidates = builtin_registry().expand(name, spec_);
+  if (candidates.empty()) {
+    // No split to try: the GPU has no more CUs than one CU-mask step.
+    throw InputError(SourceLocation{spec_.name, 0, 0}, "spec.compute.cu_mask_granularity",
+                     fmt::format("'{}' needs a GPU with more CUs ({}) than one CU-mask step ({}) to split",
+                                 name.text, spec_.compute.total_cus(), spec_.compute.cu_mask_granularity));
+  }
+  std::optional<C3Result> best;
+  const PolicyStep* winner = nullptr;
+  for (const PolicyName& c : candidates) {
+    // Attribution only for the winner.
+    C3Result r = run_timing(scenario, *make_policy(c.steps.front(), spec_));
+    if (!best || r.total_us < best->total_us) {
+      best = r;
+      winner = &c.steps.front();
+    }
+  }
+  C3Result r = run(scenario, *make_policy(*winner, spec_));
+  r.chosen = r.policy;
+  r.policy = name.text;
+  return r;
+}
+
 C3Result C3Simulator::run_named(const wl::Scenario& scenario, const std::string& name) {
-  auto sweep = [&](const std::string& family, bool include_plain_dma) {
-    std::optional<C3Result> best;
-    std::vector<std::string> names;
-    if (include_plain_dma) names.emplace_back("dma");
-    for (int cus : rp_sweep_cus(spec_)) names.push_back(fmt::format("{}:{}", family, cus));
-    if (names.empty()) {
-      // No split to try: the GPU has no more CUs than one CU-mask step.
-      throw InputError(SourceLocation{spec_.name, 0, 0}, "spec.compute.cu_mask_granularity",
-                       fmt::format("'{}' needs a GPU with more CUs ({}) than one CU-mask step ({}) to split",
-                                   name, spec_.compute.total_cus(), spec_.compute.cu_mask_granularity));
-    }
-    for (const auto& n : names) {
-      C3Result r = run_timing(scenario, *make_policy(n, spec_));  // attribution only for the winner
-      if (!best || r.total_us < best->total_us) best = r;
-    }
-    auto winner = make_policy(best->policy, spec_);
-    C3Result r = run(scenario, *winner);
-    r.chosen = r.policy;
-    r.policy = name;
-    return r;
-  };
-  if (name == "rp_best") return sweep("rp", false);
-  if (name == "sp_rp_best") return sweep("sp_rp", false);
-  if (name == "dma_rp_best") return sweep("dma_rp", true);
-  auto policy = make_policy(name, spec_);
-  return run(scenario, *policy);
+  return run_named(scenario, builtin_registry().parse(name, scenario.location));
 }
 
 C3Result C3Simulator::run_plan(const wl::Scenario& scenario, const std::string& name, const LaunchPlan& plan,

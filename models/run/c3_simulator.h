@@ -3,8 +3,8 @@
 // program (wl::program_from_scenario, the policy's launch plan applied by apply_launch_plan) or a
 // one-kernel program for the isolated references, and hands it to the one simulator,
 // ProgramSimulator; attribution is the program's (models/program/attribution.h). What this class
-// adds is the pair's vocabulary: policies by name and the `*_best` sweeps, the serial baseline of
-// the paper (GEMM on every CU, the CU collective), and memos, since sweeps and heuristics ask for
+// adds is the pair's side of the policy vocabulary: the launch plans and their `*_best` sweeps, the serial
+// baseline of the paper (GEMM on every CU, the CU collective), and memos, since sweeps and heuristics ask for
 // the same runs again.
 #include <map>
 #include <optional>
@@ -89,7 +89,11 @@ public:
   // The same run without the attribution counterfactuals (times only): what sweeps and heuristics
   // compare.
   C3Result run_timing(const wl::Scenario& scenario, const Policy& policy);
-  // A policy by name, including the sweeps "rp_best", "sp_rp_best" and "dma_rp_best".
+  // A parsed pair policy (TransformRegistry::parse): one launch plan, or a family's `_best` sweep
+  // ("rp_best", "sp_rp_best", "dma_rp_best"): every candidate timed, the fastest run again with
+  // attribution, `chosen` naming it.
+  C3Result run_named(const wl::Scenario& scenario, const PolicyName& name);
+  // The same for a name, parsed by the built-in registry.
   C3Result run_named(const wl::Scenario& scenario, const std::string& name);
 
   [[nodiscard]] int gpus_of(const wl::Scenario& scenario) const;

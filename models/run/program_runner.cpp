@@ -11,16 +11,17 @@ namespace c3sim::models {
 ProgramResult run_program_policy(ProgramSimulator& sim, const TransformRegistry& registry,
                                  const wl::Program& program, const std::string& policy,
                                  engine::TraceRecorder* trace, bool attribution) {
-  const std::vector<std::string> candidates = registry.expand(policy, sim.spec());
-  if (candidates.size() == 1 && candidates[0] == policy) {
-    Decision d = registry.decide(policy, program, sim, program.location);
+  const PolicyName name = registry.parse(policy, program.location);
+  if (name.is_concrete()) {
+    Decision d = registry.decide(name, program, sim, program.location);
     ProgramResult r = sim.run(d.program, policy, &program, trace, attribution);
     r.chosen = std::move(d.chosen);
     return r;
   }
   std::optional<ProgramResult> best;
-  for (const auto& name : candidates) {
-    ProgramResult r = sim.run(registry.apply(name, program, sim.spec(), program.location), name, &program);
+  for (const auto& candidate : registry.expand(name, sim.spec())) {
+    ProgramResult r =
+        sim.run(registry.apply(candidate, program, sim.spec(), program.location), candidate.text, &program);
     if (!best || r.step_us < best->step_us) best = std::move(r);
   }
   if (trace != nullptr || attribution) {
@@ -38,21 +39,14 @@ bool runs_all_gpus(const wl::Program& program, bool forced) {
 
 void check_all_gpu_policy(const TransformRegistry& registry, const std::string& policy,
                           const SourceLocation& where) {
-  size_t begin = 0;
-  for (;;) {
-    const size_t plus = policy.find('+', begin);
-    const std::string part =
-        policy.substr(begin, plus == std::string::npos ? std::string::npos : plus - begin);
-    const TransformEntry* e = registry.find(part.substr(0, part.find(':')));
-    if (e != nullptr && e->decide) {
+  for (const PolicyStep& step : registry.parse(policy, where).steps) {
+    if (registry.decides(PolicyName{PolicyName::Form::concrete, {step}, step.text()})) {
       throw InputError(
           where, "policies",
           fmt::format("policy '{}' decides from one GPU's simulation; all-GPU mode runs concrete "
                       "policies, compositions and _best sweeps",
-                      part));
+                      step.text()));
     }
-    if (plus == std::string::npos) return;
-    begin = plus + 1;
   }
 }
 
@@ -83,8 +77,10 @@ ProgramResult run_program_all_gpus(ProgramSimulator& sim, const TransformRegistr
   std::vector<wl::Program> base;
   base.reserve(static_cast<size_t>(gpus));
   for (int r = 0; r < gpus; ++r) base.push_back(wl::program_for_rank(program, r));
-  const std::vector<std::string> candidates = registry.expand(policy, sim.spec());
-  const bool sweep = !(candidates.size() == 1 && candidates[0] == policy);
+  const PolicyName parsed = registry.parse(policy, program.location);
+  const bool sweep = !parsed.is_concrete();
+  std::vector<std::string> candidates;
+  for (const PolicyName& c : registry.expand(parsed, sim.spec())) candidates.push_back(c.text);
   std::optional<AllGpuTrial> best;
   for (const auto& name : candidates) {
     check_all_gpu_policy(registry, name, program.location);

@@ -4,8 +4,8 @@
 // on a tie), and writes the result as a measurement record.
 #include <string>
 
-#include "models/program/program_simulator.h"
 #include "models/policies/transform_registry.h"
+#include "models/program/program_simulator.h"
 #include "workloads/measurement.h"
 
 namespace c3sim::models {

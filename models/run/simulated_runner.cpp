@@ -2,6 +2,7 @@
 
 #include "models/kernels/collective_plan.h"
 #include "models/policies/policy.h"
+#include "models/policies/transform_registry.h"
 
 namespace c3sim::models {
 
@@ -101,11 +102,17 @@ std::vector<wl::Record> SimulatedRunner::run(const wl::RunRequest& req) {
   for (int w : req.coll_workgroup_limits) out.emplace_back(coll_record(wl::CollectiveImpl::cu, w));
   std::vector<std::string> policies =
       req.policies.empty() ? standard_policy_names(s.collective.op, spec) : req.policies;
-  for (const auto& p : policies) check_policy_runs(p, s, spec, s.location);
-  bool any_dma = false;
-  for (const auto& p : policies) any_dma = any_dma || p.rfind("dma", 0) == 0;
+  std::vector<PolicyName> parsed;
+  for (const auto& p : policies) {
+    parsed.push_back(builtin_registry().parse(p, s.location));
+    check_policy_runs(parsed.back(), s, spec, s.location);
+  }
+  // The copy-engine collective's isolated record, beside the policies that put it on the engines.
+  const bool any_dma = std::any_of(parsed.begin(), parsed.end(), [](const PolicyName& p) {
+    return find_pair_policy(p.steps.front().head)->impl == wl::CollectiveImpl::dma;
+  });
   if (any_dma) out.emplace_back(coll_record(wl::CollectiveImpl::dma, std::nullopt));
-  for (const auto& p : policies) out.emplace_back(to_record(s, sim_.run_named(s, p), gpus));
+  for (const auto& p : parsed) out.emplace_back(to_record(s, sim_.run_named(s, p), gpus));
   return out;
 }
 

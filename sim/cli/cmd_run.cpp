@@ -54,8 +54,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("scenario", a->scenario_file, "Scenario YAML file")->required();
   cmd->add_option("--hardware", a->hardware, "Hardware preset name or YAML file")->capture_default_str();
   cmd->add_option("--policy", a->policies,
-                  "Policies (comma separated or repeated): base, sp, prio, rp:<cus>, sp_rp:<cus>, rp_best, "
-                  "sp_rp_best, dma, dma_sp, dma_rp:<cus>, dma_rp_best, vendor_zero_cta, all")
+                  "Policies (comma separated or repeated): " + models::builtin_registry().known_names() +
+                      " (a scenario runs the GEMM + collective launch plans; a program every policy)")
       ->delimiter(',');
   cmd->add_option("--format", a->format, "jsonl | table | csv")->capture_default_str();
   cmd->add_option("-o,--output", a->output, "Write to FILE instead of stdout");

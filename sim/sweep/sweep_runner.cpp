@@ -42,11 +42,10 @@ std::vector<TaskResult> run_tasks(const SweepSpec& spec, const std::vector<std::
         models::C3Simulator sim(r.setup.spec, sim_options);
         r.runs.reserve(spec.policies.size());
         for (std::size_t p = 0; p < spec.policies.size(); ++p) {
-          if (!models::policy_unsupported(spec.policies[p], r.setup.scenario.collective.op, r.setup.spec)
-                   .empty()) {
+          const models::PolicyName name = spec.registry.parse(spec.policies[p], spec.policy_locations[p]);
+          if (!models::policy_unsupported(name, r.setup.scenario.collective.op, r.setup.spec).empty())
             continue;
-          }
-          r.runs.push_back(sim.run_named(r.setup.scenario, spec.policies[p]));
+          r.runs.push_back(sim.run_named(r.setup.scenario, name));
           r.policy.push_back(p);
         }
       }

@@ -10,8 +10,8 @@
 #include <functional>
 #include <vector>
 
-#include "models/run/c3_simulator.h"
 #include "models/program/program_simulator.h"
+#include "models/run/c3_simulator.h"
 #include "sim/sweep/sweep_spec.h"
 
 namespace c3sim::sweep {

@@ -505,7 +505,7 @@ SweepSpec load_sweep_string(const std::string& text, const std::string& label, c
     const std::string name = scalar_text(policy_nodes[i], where, fmt::format("policies[{}]", i));
     // `all` on programs: the registry's standard set, as `c3sim run` expands it. (A scenario's
     // `all` depends on its collective; pair sweeps refuse it, in check_policies.)
-    const bool expand_all = name == "all" && scenarios.empty();
+    const bool expand_all = out.registry.parse(name, where).is_all() && scenarios.empty();
     for (const auto& n : expand_all ? out.registry.standard_names() : std::vector<std::string>{name}) {
       out.policies.push_back(n);
       policy_where.push_back(where);
@@ -620,10 +620,18 @@ hw::NodeSpec SweepSpec::hardware_of(const std::vector<const LocatedSetting*>& se
 
 void SweepSpec::check_policies(const hw::NodeSpec& spec) const {
   for (size_t i = 0; i < policies.size(); ++i) {
-    const std::string& p = policies[i];
+    const models::PolicyName p = registry.parse(policies[i], policy_locations[i]);
     if (!program_names.empty()) registry.check(p, spec, policy_locations[i]);
-    if (scenario_names.empty() || p == "rp_best" || p == "sp_rp_best" || p == "dma_rp_best") continue;
-    (void)models::make_policy(p, spec, policy_locations[i]);
+    if (scenario_names.empty()) continue;
+    if (p.is_all() || p.composed() || models::find_pair_policy(p.steps.front().head) == nullptr) {
+      throw InputError(
+          policy_locations[i], "policies",
+          fmt::format("policy '{}': scenarios run the GEMM + collective launch plans and their "
+                      "_best sweeps, one name each (`all` depends on each scenario's collective)",
+                      p.text));
+    }
+    // A sweep's candidates are built from the hardware and valid by construction.
+    if (p.is_concrete()) (void)models::make_policy(p.steps.front(), spec, policy_locations[i]);
   }
 }
 
@@ -636,16 +644,10 @@ void SweepSpec::check_program(const wl::Program& program, const hw::NodeSpec& sp
   }
   if (!transforms) return;
   for (size_t i = 0; i < policies.size(); ++i) {
-    for (const std::string& name : registry.expand(policies[i], spec)) {
+    for (const models::PolicyName& name :
+         registry.expand(registry.parse(policies[i], policy_locations[i]), spec)) {
       // A part that decides by simulation (its `decide`) is not applied here: see VariantChecker.
-      bool decides = false;
-      for (std::size_t from = 0; from <= name.size();) {
-        const std::size_t plus = std::min(name.find('+', from), name.size());
-        const std::string part = name.substr(from, plus - from);
-        const models::TransformEntry* e = registry.find(part.substr(0, part.find(':')));
-        decides = decides || (e != nullptr && e->decide);
-        from = plus + 1;
-      }
+      const bool decides = registry.decides(name);
       if (!decides) (void)registry.apply(name, program, spec, policy_locations[i]);
     }
   }

@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/run/c3_simulator.h"
 #include "models/policies/policy.h"
+#include "models/run/c3_simulator.h"
 #include "sim/engine/event_queue.h"
 #include "sim/engine/gpu_dispatcher.h"
 #include "sim/engine/simulation.h"

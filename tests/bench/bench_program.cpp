@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "hardware/hardware_loader.h"
-#include "models/run/program_runner.h"
-#include "models/program/program_simulator.h"
 #include "models/policies/transform_registry.h"
+#include "models/program/program_simulator.h"
+#include "models/run/program_runner.h"
 #include "workloads/program.h"
 
 namespace {

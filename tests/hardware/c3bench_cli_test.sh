@@ -35,6 +35,12 @@ printf 'scenarios:\n  - name: s\n    gemm: cb1\n    collective: {op: all_gather,
 expect 2 "bad.yaml:5.*colour" -- run "$tmp/bad.yaml" -o "$tmp/out.jsonl"
 [[ -e "$tmp/out.jsonl" || -e "$tmp/out.jsonl.partial" ]] && { echo "FAIL: output file left by bad input"; failures=$((failures + 1)); }
 expect 2 "cannot reduce a reduce_scatter" -- run "$src/hardware/measurements/h200_beyond_red.yaml" --policy all
+# Pair scenario names are parsed by c3sim's policy registry (one vocabulary): a name it does not
+# know, one c3bench's pair runner has no launch for, and `all` inside a list are refused.
+expect 2 "unknown policy 'bogus'" -- run "$src/hardware/measurements/smoke.yaml" --policy base,bogus
+expect 2 "'dma_rp:64' is not one of c3bench's pair policies" -- run "$src/hardware/measurements/smoke.yaml" --policy dma_rp:64
+expect 2 "'rp_best' is not one of c3bench's pair policies" -- run "$src/hardware/measurements/smoke.yaml" --policy rp_best
+expect 2 "'all' is only valid alone" -- run "$src/hardware/measurements/smoke.yaml" --policy base,all
 expect 2 "unknown sweep 'nope'" -- sweep --what nope
 expect 2 "coll_ctas, coll_partition, dma_size" -- sweep --what nope
 expect 2 "gemm_launch needs a scenario file" -- sweep --what gemm_launch

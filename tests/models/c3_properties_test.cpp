@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "hardware/hardware_loader.h"
-#include "models/run/c3_simulator.h"
 #include "models/policies/policy.h"
+#include "models/run/c3_simulator.h"
 #include "tests/models/model_test_util.h"
 #include "workloads/paper_catalog.h"
 

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "hardware/hardware_loader.h"
-#include "models/run/c3_simulator.h"
-#include "models/kernels/collective_plan.h"
 #include "models/fit/validation.h"
+#include "models/kernels/collective_plan.h"
+#include "models/run/c3_simulator.h"
 #include "workloads/measurement.h"
 #include "workloads/scenario.h"
 

@@ -6,9 +6,9 @@
 #include <memory>
 
 #include "hardware/hardware_loader.h"
-#include "models/node/channel_queueing.h"
 #include "models/kernels/collective_plan.h"
 #include "models/kernels/cu_collective.h"
+#include "models/node/channel_queueing.h"
 #include "models/node/interference_state.h"
 #include "models/node/node_resources.h"
 #include "sim/base/units.h"

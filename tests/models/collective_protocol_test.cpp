@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/run/c3_simulator.h"
 #include "models/kernels/collective_plan.h"
+#include "models/run/c3_simulator.h"
 
 namespace c3sim::models {
 namespace {

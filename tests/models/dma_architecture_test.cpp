@@ -18,9 +18,10 @@
 #include "hardware/hardware_fields.h"
 #include "hardware/hardware_loader.h"
 #include "hardware/hardware_validate.h"
-#include "models/run/c3_simulator.h"
 #include "models/node/node_resources.h"
 #include "models/policies/policy.h"
+#include "models/policies/transform_registry.h"
+#include "models/run/c3_simulator.h"
 #include "tests/models/model_test_util.h"
 #include "workloads/paper_catalog.h"
 
@@ -223,18 +224,25 @@ TEST(DmaPolicies, AReductionOnCopyOnlyEnginesIsAnInputErrorNamingScenarioAndPoli
   sc.name = "my_rs";
   sc.collective.op = wl::CollectiveOp::reduce_scatter;
   try {
-    check_policy_runs("dma_rp_best", sc, spec, SourceLocation{"f.yaml", 3, 1});
+    check_policy_runs(builtin_registry().parse("dma_rp_best", {}), sc, spec, SourceLocation{"f.yaml", 3, 1});
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("my_rs"), std::string::npos) << what;
     EXPECT_NE(what.find("dma_rp_best"), std::string::npos) << what;
   }
-  EXPECT_FALSE(policy_unsupported("hybrid_ar", wl::CollectiveOp::all_gather, spec).empty());
-  EXPECT_TRUE(policy_unsupported("hybrid_ar", wl::CollectiveOp::all_reduce, spec).empty());
-  EXPECT_TRUE(policy_unsupported("dma", wl::CollectiveOp::all_gather, spec).empty());
+  EXPECT_FALSE(
+      policy_unsupported(builtin_registry().parse("hybrid_ar", {}), wl::CollectiveOp::all_gather, spec)
+          .empty());
+  EXPECT_TRUE(
+      policy_unsupported(builtin_registry().parse("hybrid_ar", {}), wl::CollectiveOp::all_reduce, spec)
+          .empty());
+  EXPECT_TRUE(
+      policy_unsupported(builtin_registry().parse("dma", {}), wl::CollectiveOp::all_gather, spec).empty());
   const auto reducing = pinned({{"spec.dma.reduce_bandwidth", "32 GB/s"}});
-  EXPECT_TRUE(policy_unsupported("dma", wl::CollectiveOp::reduce_scatter, reducing).empty());
+  EXPECT_TRUE(
+      policy_unsupported(builtin_registry().parse("dma", {}), wl::CollectiveOp::reduce_scatter, reducing)
+          .empty());
 }
 
 TEST(DmaPolicies, AllExpandsToWhatTheHardwareCanRun) {

@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/run/c3_simulator.h"
 #include "models/fit/calibration.h"
 #include "models/fit/gemm_library_fit.h"
+#include "models/run/c3_simulator.h"
 #include "models/run/simulated_runner.h"
 #include "workloads/measurement.h"
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "hardware/hardware_loader.h"
-#include "models/run/c3_simulator.h"
 #include "models/fit/calibration.h"
+#include "models/run/c3_simulator.h"
 #include "workloads/collective.h"
 #include "workloads/measurement.h"
 #include "workloads/scenario.h"

@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/node/cache_model.h"
 #include "models/kernels/gemm_kernel.h"
+#include "models/node/cache_model.h"
 #include "models/node/interference_state.h"
 #include "models/node/node_resources.h"
 #include "models/program/program_simulator.h"

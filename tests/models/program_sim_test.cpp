@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/run/c3_simulator.h"
 #include "models/policies/plan_transform.h"
 #include "models/program/program_simulator.h"
+#include "models/run/c3_simulator.h"
 #include "tests/models/model_test_util.h"
 #include "workloads/paper_catalog.h"
 #include "workloads/program_io.h"

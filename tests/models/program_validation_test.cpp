@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/program/program_simulator.h"
 #include "models/fit/program_validation.h"
 #include "models/policies/transform_registry.h"
+#include "models/program/program_simulator.h"
 #include "sim/base/errors.h"
 #include "workloads/measurement.h"
 #include "workloads/program_io.h"

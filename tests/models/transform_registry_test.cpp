@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/policies/policy.h"
 #include "models/policies/ficco_transform.h"
-#include "models/run/program_runner.h"
+#include "models/policies/policy.h"
 #include "models/policies/transform_registry.h"
+#include "models/run/program_runner.h"
 #include "workloads/paper_catalog.h"
 #include "workloads/program_io.h"
 

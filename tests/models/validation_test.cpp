@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/run/c3_simulator.h"
 #include "models/fit/validation.h"
+#include "models/run/c3_simulator.h"
 #include "sim/base/errors.h"
 
 namespace c3sim::models {

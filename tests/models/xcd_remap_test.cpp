@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "hardware/hardware_loader.h"
-#include "models/node/cache_model.h"
 #include "models/kernels/gemm_kernel.h"
+#include "models/node/cache_model.h"
 #include "sim/base/errors.h"
 
 namespace c3sim::models {

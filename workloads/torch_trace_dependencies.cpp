@@ -77,7 +77,41 @@ public:
     return std::nullopt;
   }
 
-  void exact(const std::vector<const TraceEvent*>& waits, const std::vector<const TraceEvent*>& runtime) {
+  // Runtime calls by host thread in call order, for the record a wait call pairs with.
+  void index_threads(const std::vector<const TraceEvent*>& runtime) {
+    for (const TraceEvent* e : runtime) thread_calls_[e->tid].push_back(e);
+    for (auto& [tid, calls] : thread_calls_) {
+      std::stable_sort(calls.begin(), calls.end(),
+                       [](const TraceEvent* a, const TraceEvent* b) { return a->ts < b->ts; });
+    }
+  }
+
+  // On `call`'s thread, the latest call before it that satisfies `pred`; nullptr if none.
+  template <class Pred>
+  [[nodiscard]] const TraceEvent* latest_before(const TraceEvent& call, Pred pred) const {
+    const auto it = thread_calls_.find(call.tid);
+    if (it == thread_calls_.end()) return nullptr;
+    const auto& calls = it->second;
+    auto i = std::lower_bound(calls.begin(), calls.end(), call.ts,
+                              [](const TraceEvent* e, double ts) { return e->ts < ts; });
+    while (i != calls.begin()) {
+      --i;
+      if (*i != &call && pred(**i)) return *i;
+    }
+    return nullptr;
+  }
+
+  // The imported kernel its thread launched last before `call`; -1 when none or not imported.
+  [[nodiscard]] long thread_launch_before(const TraceEvent& call) const {
+    const TraceEvent* l = latest_before(call, [&](const TraceEvent& e) { return launched(e).has_value(); });
+    return l == nullptr ? -1 : *launched(*l);
+  }
+
+  // Stream Wait Event records: the waiting stream and the wait call are exact. The recording
+  // call is exact when the record names its correlation; otherwise (CUPTI versions that write -1)
+  // it is the latest record call on the wait call's thread, and the edge counts as inferred.
+  void from_sync_records(const std::vector<const TraceEvent*>& waits,
+                         const std::vector<const TraceEvent*>& runtime) {
     std::unordered_map<std::int64_t, const TraceEvent*> call_by_corr;
     for (const TraceEvent* e : runtime) {
       if (e->correlation) call_by_corr[*e->correlation] = e;
@@ -85,27 +119,32 @@ public:
     for (const TraceEvent* w : waits) {
       const auto wait_it = w->correlation ? call_by_corr.find(*w->correlation) : call_by_corr.end();
       if (wait_it != call_by_corr.end() && !in_step(wait_it->second->ts)) continue;
-      const auto rec_it =
-          w->wait_record_correlation ? call_by_corr.find(*w->wait_record_correlation) : call_by_corr.end();
-      if (wait_it == call_by_corr.end() || rec_it == call_by_corr.end() || !w->stream) {
+      if (wait_it == call_by_corr.end() || !w->stream) {
         ++out_.counts.unresolved;
         continue;
       }
-      const double record_ts = rec_it->second->ts;
-      long producer = -1;
-      if (w->wait_on_stream && *w->wait_on_stream >= 0) {
-        producer = last_before(*w->wait_on_stream, record_ts);
-      } else {
-        producer = last_launch_of_thread(runtime, rec_it->second->tid, record_ts);
+      const TraceEvent& wait = *wait_it->second;
+      const TraceEvent* record = nullptr;
+      bool exact = false;
+      if (w->wait_record_correlation && *w->wait_record_correlation >= 0) {
+        if (const auto r = call_by_corr.find(*w->wait_record_correlation); r != call_by_corr.end()) {
+          record = r->second;
+          exact = true;
+        }
       }
-      const long consumer = first_after(*w->stream, wait_it->second->ts);
-      if (producer < 0 || consumer < 0) {
+      if (record == nullptr) {
+        record =
+            latest_before(wait, [&](const TraceEvent& e) { return record_call(t_.strings.text(e.name)); });
+      }
+      if (record == nullptr) {
         ++out_.counts.unresolved;
-      } else if (k_[static_cast<std::size_t>(producer)].stream == *w->stream) {
-        ++out_.counts.same_stream;
-      } else if (add(static_cast<std::size_t>(producer), static_cast<std::size_t>(consumer))) {
-        ++out_.counts.exact;
+        continue;
       }
+      const long producer = w->wait_on_stream && *w->wait_on_stream >= 0
+                                ? last_before(*w->wait_on_stream, record->ts)
+                                : thread_launch_before(*record);
+      const long consumer = first_after(*w->stream, wait.ts);
+      settle(producer, consumer, exact);
     }
   }
 
@@ -116,9 +155,10 @@ public:
     });
     std::uint32_t tid = 0;
     bool first = true;
-    long last_launch = -1;                     // the thread's last launch: an imported kernel or -1
-    std::optional<long> record;                // producer captured by the thread's latest record call
-    std::vector<std::optional<long>> pending;  // producers of waits not yet followed by a launch
+    long last_launch = -1;  // the thread's last launch: an imported kernel or -1
+    long record =
+        -1;  // what the latest record call captured; -1: no record yet, or no imported launch before it
+    std::vector<long> pending;  // producers of waits not yet followed by a launch
     auto flush_unfollowed = [&] {
       out_.counts.unresolved += static_cast<int>(pending.size());
       pending.clear();
@@ -126,18 +166,18 @@ public:
     for (const TraceEvent* e : runtime) {
       if (first || e->tid != tid) {
         flush_unfollowed();
-        tid = e->tid, first = false, last_launch = -1, record.reset();
+        tid = e->tid, first = false, last_launch = -1, record = -1;
       }
       const std::string& name = t_.strings.text(e->name);
       if (const std::optional<long> k = launched(*e)) {
-        for (const std::optional<long>& producer : pending) settle(producer, *k);
+        for (const long producer : pending) settle(producer, *k);
         pending.clear();
         last_launch = *k;
       } else if (record_call(name)) {
         record = last_launch;
       } else if (wait_call(name) && in_step(e->ts)) {
         // No record before it on this thread: the event was recorded elsewhere (unresolved).
-        pending.push_back(record ? *record : -1);
+        pending.push_back(record);
       }
     }
     flush_unfollowed();
@@ -148,31 +188,19 @@ public:
   void note_gpu_correlation(std::int64_t c) { gpu_correlations_.insert(c); }
 
 private:
-  void settle(std::optional<long> producer, long consumer) {
-    if (!producer || *producer < 0 || consumer < 0) {
+  void settle(long producer, long consumer, bool exact = false) {
+    if (producer < 0 || consumer < 0) {
       ++out_.counts.unresolved;
       return;
     }
-    const auto p = static_cast<std::size_t>(*producer), c = static_cast<std::size_t>(consumer);
+    const auto p = static_cast<std::size_t>(producer), c = static_cast<std::size_t>(consumer);
     if (k_[p].stream == k_[c].stream) {
       ++out_.counts.same_stream;
     } else if (!obeyed(p, c)) {
       ++out_.counts.unresolved;
     } else if (add(p, c)) {
-      ++out_.counts.inferred;
+      ++(exact ? out_.counts.exact : out_.counts.inferred);
     }
-  }
-
-  [[nodiscard]] long last_launch_of_thread(const std::vector<const TraceEvent*>& runtime, std::uint32_t tid,
-                                           double when) const {
-    long best = -1;
-    double best_ts = 0;
-    for (const TraceEvent* e : runtime) {
-      if (e->tid != tid || e->ts >= when) continue;
-      const std::optional<long> k = launched(*e);
-      if (k && (best < 0 || e->ts >= best_ts)) best = *k, best_ts = e->ts;
-    }
-    return best;
   }
 
   const TraceEvents& t_;
@@ -182,6 +210,7 @@ private:
   std::unordered_map<std::int64_t, std::size_t> kernel_by_launch_corr_;
   std::unordered_set<std::int64_t> gpu_correlations_;
   std::set<std::pair<std::size_t, std::size_t>> seen_;
+  std::unordered_map<std::uint32_t, std::vector<const TraceEvent*>> thread_calls_;
   TraceDependencies out_;
 };
 
@@ -207,7 +236,8 @@ TraceDependencies trace_dependencies(const TraceEvents& trace, const std::vector
     }
   }
   if (!waits.empty()) {
-    b.exact(waits, runtime);
+    b.index_threads(runtime);
+    b.from_sync_records(waits, runtime);
   } else {
     b.inferred(std::move(runtime));
   }

@@ -2,12 +2,16 @@
 // Cross-stream dependencies of an imported PyTorch profiler trace: which kernel waited for which
 // kernel of another stream through an event (cudaEventRecord / cudaStreamWaitEvent, hipEvent*).
 //
-// Exact (a trace profiled with enable_cuda_sync_events): each "Stream Wait Event" record (cat
-// cuda_sync) names the waiting `stream`, the stream the event was recorded on (`wait_on_stream`)
-// and the correlation id of the record call (`wait_on_cuda_event_record_corr_id`). Producer: the
-// last kernel launched on wait_on_stream before that record call (by host time; when
-// wait_on_stream is unknown, -1, the last kernel the record call's host thread launched before
-// it). Consumer: the first kernel launched on `stream` after the wait call.
+// From sync records (a trace profiled with enable_cuda_sync_events): each "Stream Wait Event"
+// record (cat cuda_sync) names the waiting `stream` and the wait call (`correlation`), and may name
+// the recording stream (`wait_on_stream`) and the record call's correlation
+// (`wait_on_cuda_event_record_corr_id`); CUPTI writes -1 for those two where it cannot link them
+// (PyTorch 2.11 on H200 does, for every wait). The record call: the named one (the edge counts as
+// exact), else the latest record call on the wait call's host thread before it (inferred).
+// Producer: the last kernel launched on wait_on_stream before the record call, or when that is
+// unknown the last kernel the record call's thread launched before it. Consumer: the first kernel
+// launched on `stream` after the wait call. The edge is kept as below (different streams, a
+// timeline that obeys it).
 //
 // Inferred (a trace without sync records: runtime calls carry no stream). On each host thread,
 // in call order:

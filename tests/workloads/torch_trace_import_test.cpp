@@ -207,6 +207,34 @@ TEST(TorchTraceImport, TracedDurationsAndDeviceRoundTrip) {
   EXPECT_EQ(*back.device->cus, 132);
 }
 
+TEST(TorchTraceImport, SyncRecordsWithoutTheirRecordCallPairOnTheHostThread) {
+  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  // As PyTorch 2.11 writes them on H200: the waiting stream (20) and the wait call (corr 13) are
+  // known, the recording stream and record call are -1. The record call is then the latest on the
+  // wait call's thread before it (corr 12 at 131); its thread's last launch before it is the GEMM
+  // (105, stream 7); the consumer is the first kernel launched on stream 20 after the wait (134):
+  // the all-gather. One edge, inferred (its record call was paired, not named).
+  j["traceEvents"].push_back({{"ph", "X"},
+                              {"cat", "cuda_sync"},
+                              {"name", "Stream Wait Event"},
+                              {"pid", 0},
+                              {"tid", 20},
+                              {"ts", 150},
+                              {"dur", 1},
+                              {"args",
+                               {{"device", 0},
+                                {"stream", 20},
+                                {"correlation", 13},
+                                {"wait_on_stream", -1},
+                                {"wait_on_cuda_event_record_corr_id", -1}}}});
+  const TorchImportResult r = import_torch_trace(j.dump(), "sync_unlinked.json", {});
+  EXPECT_TRUE(r.dependencies.sync_records);
+  EXPECT_EQ(r.dependencies.exact, 0);
+  EXPECT_EQ(r.dependencies.inferred, 1);
+  EXPECT_EQ(r.dependencies.unresolved, 0);
+  EXPECT_EQ(r.program.kernels[1].after, std::vector<std::string>{r.program.kernels[0].name});
+}
+
 TEST(TorchTraceImport, ProfilerStepBoundsTheImport) {
   nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
   // A step annotation from host 100 to 300: the memset (launched 322) and the broadcast (325)

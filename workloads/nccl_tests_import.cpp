@@ -141,7 +141,10 @@ std::vector<Record> import_nccl_tests(const std::string& text, const std::string
     check_collective_bytes(*bytes, gpu_count, 1, where, "size");
     IsoCollRecord r;
     r.op = to_string(*parse_collective_op(*op));
-    r.bytes = *bytes;
+    // nccl-tests prints max(send, receive) bytes, the whole tensor: for a reduce-scatter its input,
+    // one block per GPU. A record's bytes are the per-GPU output (measurement.h): one block.
+    const bool scatter = *parse_collective_op(*op) == CollectiveOp::reduce_scatter;
+    r.bytes = scatter ? *bytes / gpu_count : *bytes;
     r.impl = "cu";
     r.gpus = static_cast<int>(gpu_count);
     r.time_us = *t;

@@ -1,8 +1,10 @@
 #pragma once
 // Importing nccl-tests / rccl-tests output (the tables all_gather_perf, alltoall_perf, ... print)
 // as iso_coll measurement records (impl cu: the library's kernels), so collectives can be
-// calibrated from logs users already have. Each data row gives one record: bytes = the "size"
-// column (nccl-tests' per-rank buffer size, which for all-gather/all-to-all is the per-GPU output),
+// calibrated from logs users already have. Each data row gives one record: bytes = the per-GPU
+// output, from the "size" column (nccl-tests prints max(send, receive) bytes per rank: the output of
+// an all-gather, all-to-all or all-reduce, the input of a reduce-scatter, whose output is one
+// size / gpus block),
 // time = the out-of-place "time" column in microseconds.
 #include <optional>
 #include <string>

@@ -65,6 +65,18 @@ struct ProgramKernel {
   MeasuredKernel measured;         // kind == measured
   std::vector<std::string> after;  // kernels whose end this one waits for
   std::optional<double> gap_us;    // host time before this launch (after the previous one)
+  // An imported trace's duration of this kernel as it ran there (YAML `traced_us`): never an input
+  // to the simulation; `c3sim validate` compares each kernel's prediction with it.
+  std::optional<double> traced_us;
+  SourceLocation location;
+};
+
+// The GPU an imported trace ran on (the profiler's deviceProperties): `c3sim run` picks the
+// matching hardware preset when no --hardware is given and warns when --hardware differs.
+struct ProgramDevice {
+  std::string name;                          // "NVIDIA H200", "AMD Instinct MI300X"
+  std::optional<int> cus;                    // SMs / CUs
+  std::optional<std::int64_t> memory_bytes;  // device memory
   SourceLocation location;
 };
 
@@ -113,6 +125,7 @@ struct Program {
   // prediction; and the profiler's step annotation span when the trace had one.
   std::optional<double> measured_step_us;
   std::optional<double> measured_profiler_step_us;
+  std::optional<ProgramDevice> device;  // the traced GPU, when imported from a trace that names it
   // All-GPU mode: run every rank even when they are all alike; per-rank differences.
   bool all_gpus = false;
   std::vector<RankImbalance> imbalance;

@@ -119,6 +119,7 @@ ProgramKernel parse_kernel(StrictMap k) {
   }
   out.after = string_list(k, "after", nullptr);
   if (k.has("gap_us")) out.gap_us = non_negative(k, "gap_us");
+  if (k.has("traced_us")) out.traced_us = non_negative(k, "traced_us");
   k.finish();
   return out;
 }
@@ -188,6 +189,16 @@ RankOverride parse_rank_override(StrictMap m) {
   return out;
 }
 
+ProgramDevice parse_device(StrictMap d) {
+  ProgramDevice out;
+  out.location = d.location();
+  out.name = nonempty_string(d, "name");
+  if (d.has("cus")) out.cus = static_cast<int>(positive_integer(d, "cus", kMaxCus));
+  if (d.has("memory_bytes")) out.memory_bytes = parse_bytes(d, "memory_bytes");
+  d.finish();
+  return out;
+}
+
 Program parse_program(StrictMap m) {
   Program p;
   p.location = m.location();
@@ -217,6 +228,7 @@ Program parse_program(StrictMap m) {
   if (m.has("measured_profiler_step_us"))
     p.measured_profiler_step_us = non_negative(m, "measured_profiler_step_us");
   p.all_gpus = m.optional_boolean("all_gpus").value_or(false);
+  if (m.has("device")) p.device = parse_device(m.map("device"));
   if (m.has("imbalance")) {
     const std::vector<YAML::Node> items = m.sequence("imbalance");
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -331,6 +343,7 @@ void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
     out << YAML::EndSeq;
   }
   if (k.gap_us) out << YAML::Key << "gap_us" << YAML::Value << *k.gap_us;
+  if (k.traced_us) out << YAML::Key << "traced_us" << YAML::Value << *k.traced_us;
   out << YAML::EndMap;
 }
 
@@ -401,6 +414,14 @@ std::string emit_programs(const std::vector<const Program*>& programs, const std
     if (p.measured_step_us) out << YAML::Key << "measured_step_us" << YAML::Value << *p.measured_step_us;
     if (p.measured_profiler_step_us)
       out << YAML::Key << "measured_profiler_step_us" << YAML::Value << *p.measured_profiler_step_us;
+    if (p.device) {
+      out << YAML::Key << "device" << YAML::Value << YAML::Flow << YAML::BeginMap;
+      out << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << p.device->name;
+      if (p.device->cus) out << YAML::Key << "cus" << YAML::Value << *p.device->cus;
+      if (p.device->memory_bytes)
+        out << YAML::Key << "memory_bytes" << YAML::Value << *p.device->memory_bytes;
+      out << YAML::EndMap;
+    }
     emit_rank_differences(out, p);
     out << YAML::EndMap;
   }

@@ -260,6 +260,39 @@ void read_distributed_info(TraceEvents& trace, const json& info) {
   }
 }
 
+std::optional<std::int64_t> integer_in(const json& j, const char* key, std::int64_t lo, std::int64_t hi) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number_integer()) return std::nullopt;
+  if (it->is_number_unsigned()) {
+    const auto u = it->get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(hi)) return std::nullopt;
+    return static_cast<std::int64_t>(u);
+  }
+  const std::int64_t v = it->get<std::int64_t>();
+  if (v < lo || v > hi) return std::nullopt;
+  return v;
+}
+
+void read_device_properties(TraceEvents& trace, const json& list) {
+  if (!list.is_array()) return;
+  constexpr std::int64_t kMaxSms = std::int64_t{1} << 16;
+  for (const json& d : list) {
+    if (!d.is_object()) continue;
+    const auto name = d.find("name");
+    const std::optional<std::int64_t> id = integer_in(d, "id", 0, std::int64_t{1} << 20);
+    if (name == d.end() || !name->is_string() || !id) continue;
+    TraceDevice out;
+    out.id = *id;
+    out.name = name->get<std::string>();
+    if (out.name.empty() || out.name.size() > 256 ||
+        has_control_character(out.name, /*allow_whitespace=*/false))
+      continue;
+    if (const auto sms = integer_in(d, "numSms", 1, kMaxSms)) out.sms = static_cast<int>(*sms);
+    out.memory_bytes = integer_in(d, "totalGlobalMem", 1, kMaxCollectiveBytes);
+    trace.devices.push_back(std::move(out));
+  }
+}
+
 TraceEvents finish(TraceEvents trace, const JsonStreamSummary& summary) {
   if (!summary.object || !summary.had_events)
     throw InputError(SourceLocation{trace.file, 0, 0}, "traceEvents",
@@ -271,6 +304,7 @@ JsonStreamCallbacks callbacks(TraceEvents& trace) {
   JsonStreamCallbacks cb;
   cb.member = [&trace](const std::string& key, const json& value) {
     if (key == "distributedInfo") read_distributed_info(trace, value);
+    if (key == "deviceProperties") read_device_properties(trace, value);
   };
   cb.event = [&trace](std::size_t index, int line, const json& e) { add_event(trace, index, line, e); };
   return cb;

@@ -83,6 +83,14 @@ struct OpShapes {
 
 inline constexpr std::int64_t kMaxTraceWorkgroups = std::int64_t{1} << 20;
 
+// One entry of the trace's deviceProperties (Kineto writes it for CUDA and ROCm alike).
+struct TraceDevice {
+  std::int64_t id = 0;
+  std::string name;                          // "NVIDIA H200"
+  std::optional<int> sms;                    // numSms: SMs or CUs
+  std::optional<std::int64_t> memory_bytes;  // totalGlobalMem
+};
+
 struct TraceEvents {
   std::string file;
   // The ph "X" events of the categories above that the import can use (CPU ops only when they are
@@ -91,6 +99,9 @@ struct TraceEvents {
   std::deque<TraceEvent> events;
   TraceStrings strings;
   std::vector<OpShapes> shapes;
+  // deviceProperties entries with an integer id and a printable name; malformed fields are left
+  // out (they only select or check the hardware: c3sim run, docs/programs.md).
+  std::vector<TraceDevice> devices;
   // distributedInfo.rank as written: nullopt when absent; an error when present but not a rank.
   std::optional<std::int64_t> rank;
   int rank_line = 0;

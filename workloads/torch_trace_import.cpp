@@ -15,6 +15,7 @@
 #include "sim/base/input_file.h"
 #include "workloads/input_limits.h"
 #include "workloads/program_io.h"
+#include "workloads/torch_trace_dependencies.h"
 #include "workloads/torch_trace_events.h"
 
 namespace c3sim::wl {
@@ -178,12 +179,7 @@ std::string comment_text(std::string s) {
   return s;
 }
 
-struct Kernel {
-  const TraceEvent* gpu = nullptr;
-  const TraceEvent* launch = nullptr;  // runtime call, nullptr if absent
-  std::int64_t stream = 0;
-  [[nodiscard]] double launch_ts() const { return launch != nullptr ? launch->ts : gpu->ts; }
-};
+using Kernel = TraceLaunch;
 
 // CPU ops of one kind (matmul ops, ops with message sizes) by thread, for "the innermost such op
 // around this launch": the latest-starting op (file order among equal starts) whose span contains
@@ -276,8 +272,10 @@ std::optional<CollectiveSizes> collective_sizes(const TraceEvents& t, const Trac
       if (out > 0) field = "args.Out msg nelems";
       break;
     case CollectiveOp::reduce_scatter:
-      elems = in > 0 ? in : out * gs;
-      if (in <= 0) field = "args.Out msg nelems";
+      // A program's reduce-scatter moves `bytes` = the per-GPU output, one reduced block
+      // (sim/base/collective_op.h), which NCCL's "Out msg nelems" counts; the input is gs blocks.
+      elems = out > 0 ? out : (gs > 0 && in % gs == 0 ? in / gs : 0);
+      if (out > 0) field = "args.Out msg nelems";
       break;
     default:
       elems = in > 0 ? in : out;
@@ -321,7 +319,7 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
   // GPU work per device; runtime calls by correlation; CPU ops.
   std::map<std::int64_t, std::vector<const TraceEvent*>> gpu_by_device;
   std::unordered_map<std::int64_t, const TraceEvent*> runtime_by_corr;  // the last call of a correlation
-  std::vector<const TraceEvent*> runtime, waits, steps;
+  std::vector<const TraceEvent*> runtime, steps;
   std::unordered_map<std::int64_t, const TraceEvent*> op_by_ext;  // the first op of an External id
   OpIndex matmul_ops, comm_ops;
   for (const TraceEvent& e : t.events) {
@@ -333,7 +331,7 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
         runtime.push_back(&e);
         if (e.correlation) runtime_by_corr[*e.correlation] = &e;
         break;
-      case TraceCategory::sync: waits.push_back(&e); break;
+      case TraceCategory::sync: break;
       case TraceCategory::cpu_op:
       case TraceCategory::annotation:
         if (t.strings.text(e.name).rfind("ProfilerStep#", 0) == 0) steps.push_back(&e);
@@ -406,15 +404,12 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
     p.streams.push_back(ProgramStream{fmt::format("stream{}", s), 0, std::nullopt, p.location});
 
   std::vector<std::pair<double, double>> sync_spans;
-  std::vector<double> wait_calls;  // host times of cudaStreamWaitEvent calls
   for (const TraceEvent* e : runtime) {
     const std::string& name = t.strings.text(e->name);
     if (contains(name, "Synchronize") || (contains(name, "Memcpy") && !contains(name, "Async")))
       sync_spans.emplace_back(e->ts, e->end());
-    if (contains(name, "StreamWaitEvent")) wait_calls.push_back(e->ts);
   }
   BlockedTime blocked(std::move(sync_spans));
-  std::sort(wait_calls.begin(), wait_calls.end());
 
   int group = 0;
   double first_start = std::numeric_limits<double>::infinity(), last_end = 0;
@@ -450,6 +445,7 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
                        fmt::format("{} us is over the {} us a program may span", g.dur, kMaxProgramTimeUs));
     }
     pk.measured.source = gname;
+    pk.traced_us = g.dur;
     if (g.cat == TraceCategory::kernel && g.workgroups) {
       pk.measured.workgroups = static_cast<int>(*g.workgroups);
     } else if (g.cat != TraceCategory::kernel) {
@@ -518,83 +514,17 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
          fmt::format("the kernels span {} us, over the {} us a program may span", *p.measured_step_us,
                      kMaxProgramTimeUs));
   if (step) p.measured_profiler_step_us = step->second - step->first;
+  for (const TraceDevice& d : t.devices) {
+    if (d.id != device) continue;
+    p.device = ProgramDevice{d.name, d.sms, d.memory_bytes, p.location};
+    break;
+  }
 
-  // Cross-stream dependencies. Kernels are in launch order, so each stream's list is sorted by
-  // launch time.
-  std::map<std::int64_t, std::vector<size_t>> on_stream;
-  for (size_t i = 0; i < kernels.size(); ++i) on_stream[kernels[i].stream].push_back(i);
-  auto add_edge = [&](size_t producer, size_t consumer) {
-    auto& after = p.kernels[consumer].after;
-    const std::string& n = p.kernels[producer].name;
-    if (std::find(after.begin(), after.end(), n) != after.end()) return false;
-    after.push_back(n);
-    return true;
-  };
-  // Last kernel launched on `stream` before host time t / first after t; -1 if none.
-  auto last_before = [&](std::int64_t stream, double when) -> long {
-    const auto& v = on_stream[stream];
-    const auto it = std::lower_bound(v.begin(), v.end(), when,
-                                     [&](size_t i, double x) { return kernels[i].launch_ts() < x; });
-    return it == v.begin() ? -1 : static_cast<long>(*(it - 1));
-  };
-  auto first_after = [&](std::int64_t stream, double when) -> long {
-    const auto& v = on_stream[stream];
-    const auto it = std::upper_bound(v.begin(), v.end(), when,
-                                     [&](double x, size_t i) { return x < kernels[i].launch_ts(); });
-    return it == v.end() ? -1 : static_cast<long>(*it);
-  };
-  bool have_sync_records = false;
-  for (const TraceEvent* w : waits) {
-    if (!contains(t.strings.text(w->name), "Wait Event") || w->device.value_or(device) != device) continue;
-    if (!w->wait_on_stream || !w->wait_record_correlation || !w->stream || !w->correlation) continue;
-    have_sync_records = true;
-    const auto rec_call = runtime_by_corr.find(*w->wait_record_correlation);
-    const auto wait_call = runtime_by_corr.find(*w->correlation);
-    if (rec_call == runtime_by_corr.end() || wait_call == runtime_by_corr.end() ||
-        *w->wait_on_stream == *w->stream)
-      continue;
-    const long producer = last_before(*w->wait_on_stream, rec_call->second->ts);
-    const long consumer = first_after(*w->stream, wait_call->second->ts);
-    if (producer < 0 || consumer < 0 || producer == consumer) continue;
-    if (add_edge(static_cast<size_t>(producer), static_cast<size_t>(consumer))) ++r.event_edges;
-  }
-  if (!have_sync_records) {
-    // Kernels by GPU end time, to find those that ended within the tolerance before a start.
-    std::vector<size_t> by_end(kernels.size());
-    for (size_t i = 0; i < by_end.size(); ++i) by_end[i] = i;
-    std::stable_sort(by_end.begin(), by_end.end(),
-                     [&](size_t a, size_t b) { return kernels[a].gpu->end() < kernels[b].gpu->end(); });
-    std::map<std::int64_t, size_t> seen_on_stream;  // kernels of each stream launched so far
-    for (size_t b = 0; b < kernels.size(); ++b) {
-      const Kernel& kb = kernels[b];
-      const size_t pos = seen_on_stream[kb.stream]++;
-      if (kb.launch == nullptr) continue;
-      const double prev_end = pos == 0 ? -std::numeric_limits<double>::infinity()
-                                       : kernels[on_stream[kb.stream][pos - 1]].gpu->end();
-      const double start = kb.gpu->ts;
-      // A margin below the window so rounding in start - tol drops no candidate; the exact test
-      // is in the loop.
-      auto it = std::lower_bound(by_end.begin(), by_end.end(), start - kInferTolUs - 1,
-                                 [&](size_t i, double x) { return kernels[i].gpu->end() < x; });
-      long pick = -1;
-      for (; it != by_end.end() && kernels[*it].gpu->end() <= start; ++it) {
-        const size_t a = *it;
-        const Kernel& ka = kernels[a];
-        if (a >= b || ka.stream == kb.stream) continue;  // launched before b, on another stream
-        const double ae = ka.gpu->end();
-        if (start - ae > kInferTolUs) continue;
-        if (!(kb.launch->end() < ae && prev_end < ae)) continue;
-        if (!wait_calls.empty()) {
-          const auto w = std::upper_bound(wait_calls.begin(), wait_calls.end(), ka.launch_ts());
-          if (w == wait_calls.end() || *w > kb.launch_ts()) continue;
-        }
-        // The latest end wins; among equal ends the earliest launched.
-        const double best = pick < 0 ? 0 : kernels[static_cast<size_t>(pick)].gpu->end();
-        if (pick < 0 || ae > best || (ae == best && static_cast<long>(a) < pick)) pick = static_cast<long>(a);
-      }
-      if (pick >= 0 && add_edge(static_cast<size_t>(pick), b)) ++r.inferred_edges;
-    }
-  }
+  // Cross-stream dependencies (torch_trace_dependencies.h).
+  const TraceDependencies deps = trace_dependencies(t, kernels, device, step);
+  for (const auto& [producer, consumer] : deps.edges)
+    p.kernels[consumer].after.push_back(p.kernels[producer].name);
+  r.dependencies = deps.counts;
   validate_program(p);
   return r;
 }
@@ -611,13 +541,15 @@ TorchImportResult import_torch_trace_file(const std::string& path, const TorchIm
 }
 
 std::string torch_import_yaml(const TorchImportResult& r, const std::string& trace_file) {
+  const TraceDependencyCounts& d = r.dependencies;
   std::string head = fmt::format(
       "# Imported from the PyTorch profiler trace {} by `c3sim import --from torch-profiler`.\n"
-      "# {} kernels: {} GEMMs, {} collectives, {} measured; cross-stream dependencies: {} from event "
-      "records, {} inferred.\n"
+      "# {} kernels: {} GEMMs, {} collectives, {} measured.\n"
+      "# Cross-stream dependencies: {} exact (Stream Wait Event records), {} inferred (event record -> "
+      "stream wait -> launch on one host thread); {} waits unresolved, {} within one stream.\n"
       "# Host time removed from launch gaps (blocked in synchronizing calls): {:.1f} us.\n",
-      comment_text(trace_file), r.program.kernels.size(), r.gemms, r.collectives, r.measured, r.event_edges,
-      r.inferred_edges, r.blocked_host_us);
+      comment_text(trace_file), r.program.kernels.size(), r.gemms, r.collectives, r.measured, d.exact,
+      d.inferred, d.unresolved, d.same_stream, r.blocked_host_us);
   head += fmt::format("# unmapped ({}):\n", r.unmapped.size());
   for (const auto& u : r.unmapped) head += "#   " + comment_text(u) + "\n";
   std::string yaml = program_to_yaml(r.program, head);

@@ -6,23 +6,17 @@
 //   between two launch calls less the time the host spent blocked in synchronizing runtime calls
 //   (cuda*Synchronize, synchronous cudaMemcpy) in between: the simulator re-creates GPU waiting
 //   itself, so host time that was only waiting for the GPU is not kept as host work;
-// - dependencies: stream order; cross-stream `after` from the trace's "Stream Wait Event" records
-//   (cat cuda_sync: wait_on_stream and wait_on_cuda_event_record_corr_id, the producer being the
-//   last kernel the host launched on wait_on_stream before that cudaEventRecord call); in a trace
-//   without them, inferred (kInferTolUs below): kernel b on stream B waits for kernel a on stream A
-//   when b starts within the tolerance after a ends, a was launched before b, a cudaStreamWaitEvent
-//   call was issued between the two launches (when the trace records such calls), and b was held
-//   back by nothing else (its launch call and its stream predecessor had ended before a ended).
-//   Limits: a kernel held back by full SMs rather than an event looks the same (a false edge, which
-//   the measured run obeyed anyway); an event wait that never blocked is not seen (a missing edge,
-//   which a policy that moves kernels earlier could violate);
+// - dependencies: stream order, and cross-stream `after` from the trace's event records and stream
+//   waits (torch_trace_dependencies.h: exact from "Stream Wait Event" records, else inferred from
+//   record -> wait -> launch on one host thread), with what could not be resolved counted;
 // - GEMM kernels (a GEMM-library kernel name launched inside aten::mm/addmm/bmm/baddbmm/matmul/
 //   linear) as {m, n, k, dtype} of the op's logical product (from "Input Dims"/"Input type"; bmm's
 //   batch folds into m; a transposed operand is a view with the same logical shape, and c3sim's GEMM
 //   model takes the logical m, n, k);
 // - NCCL/RCCL kernels as collectives (op from the kernel name; bytes from "In/Out msg nelems" and
-//   "dtype" on the kernel or its record_param_comms/nccl:* op; bytes = the whole tensor: all-gather
-//   output, reduce-scatter input, all-reduce buffer, all-to-all input);
+//   "dtype" on the kernel or its record_param_comms/nccl:* op; bytes = the per-GPU output, as the
+//   program format sizes collectives: the gathered tensor, the reduce-scatter's one reduced block
+//   (its input / group size), the all-reduce buffer, the all-to-all buffer);
 // - every other kernel as `measured` (its measured duration, its grid as workgroups).
 // What cannot be mapped as GEMM or collective is kept as `measured` and listed in `unmapped`.
 // Not a profiler trace (no traceEvents, or no GPU kernel for the chosen device) -> InputError.
@@ -37,6 +31,7 @@
 #include <vector>
 
 #include "workloads/program.h"
+#include "workloads/torch_trace_dependencies.h"
 
 namespace c3sim::wl {
 
@@ -50,11 +45,9 @@ struct TorchImportResult {
   Program program;
   std::vector<std::string> unmapped;  // "<kernel>: <why>", in launch order
   int gemms = 0, collectives = 0, measured = 0;
-  int event_edges = 0, inferred_edges = 0;
+  TraceDependencyCounts dependencies;
   double blocked_host_us = 0;  // host time removed from the gaps (blocked in synchronizing calls)
 };
-
-inline constexpr double kInferTolUs = 5.0;  // event-wait release to consumer start, at most
 
 TorchImportResult import_torch_trace(const std::string& text, const std::string& file,
                                      const TorchImportOptions& options);

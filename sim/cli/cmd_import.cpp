@@ -41,11 +41,12 @@ void import_torch_profiler(const ImportArgs& a) {
   const wl::TorchImportResult r = wl::import_torch_trace_file(path, o);
   const std::string yaml = wl::torch_import_yaml(r, path);
   std::cerr << fmt::format(
-      "{}: {} kernels on {} streams: {} GEMMs, {} collectives, {} measured; {} event / {} inferred "
-      "cross-stream dependencies; measured step {:.1f} us; {} unmapped{}\n",
+      "{}: {} kernels on {} streams: {} GEMMs, {} collectives, {} measured; cross-stream dependencies: "
+      "{} exact, {} inferred, {} waits unresolved, {} within one stream; measured step {:.1f} us; {} "
+      "unmapped{}\n",
       path, r.program.kernels.size(), r.program.streams.size(), r.gemms, r.collectives, r.measured,
-      r.event_edges, r.inferred_edges, r.program.measured_step_us.value_or(0), r.unmapped.size(),
-      r.unmapped.empty() ? "" : ":");
+      r.dependencies.exact, r.dependencies.inferred, r.dependencies.unresolved, r.dependencies.same_stream,
+      r.program.measured_step_us.value_or(0), r.unmapped.size(), r.unmapped.empty() ? "" : ":");
   for (const auto& u : r.unmapped) std::cerr << "  " << u << "\n";
   write_outputs({{{a.output, "-o"}, yaml}}, a.logs);
 }

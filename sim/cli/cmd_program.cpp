@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <iostream>
 #include <optional>
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include "models/policies/policy_selection.h"
 #include "models/run/program_runner.h"
 #include "models/run/simulated_runner.h"
+#include "models/run/traced_hardware.h"
 #include "sim/cli/command_inputs.h"
 #include "sim/cli/output.h"
 #include "sim/cli/program_run.h"
@@ -129,16 +131,56 @@ std::string render(const std::vector<wl::ProgramRecord>& records, bool csv) {
 
 }  // namespace
 
+namespace {
+
+const wl::ProgramDevice* traced_device(const std::vector<wl::Program>& programs) {
+  for (const auto& p : programs) {
+    if (p.device) return &*p.device;
+  }
+  return nullptr;
+}
+
+// The hardware to run on: --hardware when given; else the preset of the GPU the programs were
+// traced on, said on stderr; else the default.
+std::string hardware_for_programs(const ProgramRunArgs& a, const std::vector<wl::Program>& programs) {
+  const wl::ProgramDevice* device = traced_device(programs);
+  if (a.hardware_given || device == nullptr) return a.hardware;
+  int gpus = 2;
+  for (const auto& p : programs) gpus = std::max(gpus, p.gpus.value_or(2));
+  if (const std::optional<std::string> preset = models::preset_for_device(*device, gpus)) {
+    std::cerr << fmt::format("c3sim: {} was traced on {}: using the {} preset (no --hardware given)\n",
+                             a.file, models::describe_device(*device), *preset);
+    return *preset;
+  }
+  std::cerr << fmt::format(
+      "warning: {} was traced on {}, which no built-in preset is: using {}; give --hardware with a file "
+      "for that GPU\n",
+      a.file, models::describe_device(*device), a.hardware);
+  return a.hardware;
+}
+
+void warn_if_not_traced_hardware(const ProgramRunArgs& a, const std::vector<wl::Program>& programs,
+                                 const hw::NodeSpec& spec) {
+  const wl::ProgramDevice* device = traced_device(programs);
+  if (device == nullptr || models::device_matches(*device, spec)) return;
+  std::cerr << fmt::format("warning: {} was traced on {}, but the hardware is {}\n", a.file,
+                           models::describe_device(*device), models::describe_hardware(spec));
+}
+
+}  // namespace
+
 bool is_program_file(const std::string& path) { return wl::is_program_document(load_yaml_file(path)); }
 
 void run_program_file(const ProgramRunArgs& a) {
   const Format f = parse_format(a.format, {Format::jsonl, Format::table, Format::csv});
   std::vector<OutputTarget> outputs{{a.output, "-o"}};
   if (!a.trace.empty()) outputs.push_back({a.trace, "--trace"});
-  const std::vector<std::string> inputs = inputs_with_hardware({a.file}, a.hardware);
-  check_outputs(outputs, inputs);
-  const hw::NodeSpec spec = hw::load_hardware(a.hardware);
   const std::vector<wl::Program> programs = wl::load_programs_file(a.file);
+  const std::string hardware = hardware_for_programs(a, programs);
+  const std::vector<std::string> inputs = inputs_with_hardware({a.file}, hardware);
+  check_outputs(outputs, inputs);
+  const hw::NodeSpec spec = hw::load_hardware(hardware);
+  warn_if_not_traced_hardware(a, programs, spec);
   const models::TransformRegistry registry = models::builtin_transforms();
   // Validate everything before simulating anything.
   std::vector<std::vector<std::string>> policies;

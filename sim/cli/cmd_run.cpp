@@ -52,7 +52,12 @@ void add_run_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "run", "Simulate a scenario file (isolated kernels and C3 under each policy) or a program file");
   cmd->add_option("scenario", a->scenario_file, "Scenario YAML file")->required();
-  cmd->add_option("--hardware", a->hardware, "Hardware preset name or YAML file")->capture_default_str();
+  CLI::Option* hardware =
+      cmd->add_option(
+             "--hardware", a->hardware,
+             "Hardware preset name or YAML file (a program imported from a trace that names its GPU: "
+             "that GPU's preset)")
+          ->capture_default_str();
   cmd->add_option("--policy", a->policies,
                   "Policies (comma separated or repeated): " + models::builtin_registry().known_names() +
                       " (a scenario runs the GEMM + collective launch plans; a program every policy)")
@@ -67,10 +72,11 @@ void add_run_command(CLI::App& app) {
       "Program files: simulate every rank (collectives synchronise the ranks), not one representative GPU");
   cmd->add_flag("--no-attribution", a->no_attribution,
                 "Skip the counterfactual runs that attribute slowdowns");
-  cmd->callback([a] {
+  cmd->callback([a, hardware] {
     if (is_program_file(a->scenario_file)) {  // kernels on streams: sim/cli/cmd_program.cpp
-      run_program_file(ProgramRunArgs{a->scenario_file, a->hardware, a->policies, a->format, a->output,
-                                      a->trace, a->per_workgroup, a->all_gpus, !a->no_attribution});
+      run_program_file(ProgramRunArgs{a->scenario_file, a->hardware, hardware->count() > 0, a->policies,
+                                      a->format, a->output, a->trace, a->per_workgroup, a->all_gpus,
+                                      !a->no_attribution});
       return;
     }
     const Format f = parse_format(a->format, {Format::jsonl, Format::table, Format::csv});

@@ -6,16 +6,24 @@
 // Program records (c3bench run of a program file) are predicted from the program files given with
 // --programs under the same policy and their step-time errors listed
 // (models/fit/program_validation.h).
+// c3sim validate PROGRAM.yaml...: programs imported from traces, each kernel's predicted vs traced
+// duration, the error per kind, the step error and the worst kernels
+// (models/fit/traced_kernel_validation.h); without --hardware, the traced GPU's preset.
 #include <algorithm>
 #include <iostream>
 #include <variant>
 
+#include <fmt/format.h>
+
 #include "hardware/hardware_loader.h"
 #include "models/fit/program_validation.h"
+#include "models/fit/traced_kernel_validation.h"
 #include "models/fit/validation.h"
+#include "models/run/traced_hardware.h"
 #include "sim/cli/command_inputs.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output.h"
+#include "sim/cli/program_run.h"
 #include "workloads/program_io.h"
 
 namespace c3sim::cli {
@@ -31,14 +39,51 @@ struct ValidateArgs {
   std::vector<std::string> programs;  // program files for the program records
 };
 
+// Programs imported from traces: each kernel against its traced duration.
+void validate_traced_programs(const ValidateArgs& a, bool hardware_given, Format f) {
+  std::vector<wl::Program> programs;
+  for (const auto& path : a.measurements) {
+    for (auto& p : wl::load_programs_file(path)) programs.push_back(std::move(p));
+  }
+  std::string hardware = a.hardware;
+  const auto traced =
+      std::find_if(programs.begin(), programs.end(), [](const wl::Program& p) { return p.device; });
+  if (!hardware_given && traced != programs.end()) {
+    if (const auto preset = models::preset_for_device(*traced->device, traced->gpus.value_or(2))) {
+      hardware = *preset;
+      std::cerr << fmt::format(
+          "c3sim validate: {} was traced on {}: using the {} preset (no --hardware given)\n", traced->name,
+          models::describe_device(*traced->device), hardware);
+    }
+  }
+  std::vector<std::string> inputs = inputs_with_hardware(a.measurements, hardware);
+  check_outputs({{a.output, "-o"}}, inputs);
+  const hw::NodeSpec spec = hw::load_hardware(hardware);
+  std::string text;
+  nlohmann::json json = nlohmann::json::array();
+  for (const auto& p : programs) {
+    if (p.device && !models::device_matches(*p.device, spec)) {
+      std::cerr << fmt::format("c3sim validate: warning: {} was traced on {}, but the hardware is {}\n",
+                               p.name, models::describe_device(*p.device), models::describe_hardware(spec));
+    }
+    wl::check_program_fits(p, spec.interconnect.gpus, spec.compute.total_cus());
+    const models::TracedKernelReport rep = models::validate_traced_kernels(spec, p);
+    text += (text.empty() ? "" : "\n") + models::render_summary(rep);
+    json.push_back(models::to_json(rep));
+  }
+  write_outputs({{{a.output, "-o"}, f == Format::json ? json.dump(2) + "\n" : text}}, inputs);
+}
+
 }  // namespace
 
 void add_validate_command(CLI::App& app) {
   auto a = std::make_shared<ValidateArgs>();
   auto* cmd = app.add_subcommand("validate", "Compare c3 measurements with the simulator's predictions");
-  cmd->add_option("measurements", a->measurements, "Measurement JSON Lines files (c3bench output)")
+  cmd->add_option("measurements", a->measurements,
+                  "Measurement JSON Lines files (c3bench output), or program files imported from traces")
       ->required();
-  cmd->add_option("--hardware", a->hardware, "Hardware preset name or YAML file")->capture_default_str();
+  CLI::Option* hardware =
+      cmd->add_option("--hardware", a->hardware, "Hardware preset name or YAML file")->capture_default_str();
   cmd->add_option("--format", a->format, "table | json")->capture_default_str();
   cmd->add_option("-o,--output", a->output, "Write to FILE instead of stdout");
   cmd->add_flag("--cross", a->cross,
@@ -47,8 +92,19 @@ void add_validate_command(CLI::App& app) {
   cmd->add_option("--programs", a->programs,
                   "Program YAML files of the measured program records (c3bench run PROGRAMS.yaml): each "
                   "program record is compared with c3sim's prediction of the same program and policy");
-  cmd->callback([a] {
+  cmd->callback([a, hardware] {
     const Format f = parse_format(a->format, {Format::table, Format::json});
+    // Measurement files are JSON Lines, which a YAML reader refuses: only YAML files are asked.
+    const auto program_file = [](const std::string& path) {
+      const auto ends = [&](const std::string& ext) {
+        return path.size() >= ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+      };
+      return (ends(".yaml") || ends(".yml")) && is_program_file(path);
+    };
+    if (std::all_of(a->measurements.begin(), a->measurements.end(), program_file)) {
+      validate_traced_programs(*a, hardware->count() > 0, f);
+      return;
+    }
     std::vector<std::string> inputs = inputs_with_hardware(a->measurements, a->hardware);
     inputs.insert(inputs.end(), a->programs.begin(), a->programs.end());
     check_outputs({{a->output, "-o"}}, inputs);

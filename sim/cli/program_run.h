@@ -13,6 +13,9 @@ namespace c3sim::cli {
 struct ProgramRunArgs {
   std::string file;
   std::string hardware;
+  // --hardware was given: a program traced on another GPU is a warning. Not given: a program that
+  // names its traced GPU (wl::ProgramDevice) runs on the matching preset, said on stderr.
+  bool hardware_given = true;
   std::vector<std::string> policies;  // from --policy; empty = the file's, else `all`
   std::string format;
   std::string output;

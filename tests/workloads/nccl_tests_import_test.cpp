@@ -33,6 +33,19 @@ TEST(NcclTestsImport, RowsBecomeIsoCollRecords) {
   EXPECT_DOUBLE_EQ(r.time_us, 38.50);
 }
 
+// reduce_scatter_perf prints max(send, receive) bytes = the input, 4 blocks on 4 GPUs
+// (nccl-tests' ReduceScatterGetCollByteCount: sendcount = recvcount x nranks); the record holds the
+// per-GPU output, one block: 4194304 / 4.
+TEST(NcclTestsImport, ReduceScatterSizeIsTheInputAndTheRecordTheOutput) {
+  std::string log = kLog;
+  log.replace(log.find("all_gather_perf"), 15, "reduce_scatter_perf");
+  const auto recs = import_nccl_tests(log, "rs.log");
+  ASSERT_EQ(recs.size(), 2u);
+  const auto& r = std::get<IsoCollRecord>(recs[1]);
+  EXPECT_EQ(r.op, "reduce_scatter");
+  EXPECT_EQ(r.bytes, 4194304 / 4);
+}
+
 TEST(NcclTestsImport, MalformedRowNamesLineAndColumn) {
   std::string bad = kLog;
   bad.replace(bad.find("38.50"), 5, "abcde");

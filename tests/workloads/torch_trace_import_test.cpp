@@ -74,8 +74,9 @@ TEST(TorchTraceImport, SnippetKernelsGapsAndDependencies) {
   EXPECT_EQ(r.gemms, 1);
   EXPECT_EQ(r.collectives, 1);
   EXPECT_EQ(r.measured, 4);
-  EXPECT_EQ(r.inferred_edges, 1);
-  EXPECT_EQ(r.event_edges, 0);
+  EXPECT_EQ(r.dependencies.inferred, 1);
+  EXPECT_EQ(r.dependencies.exact, 0);
+  EXPECT_EQ(r.dependencies.unresolved, 0);
   // The collective's group size; the step from the first start (120) to the last end (345).
   EXPECT_EQ(*p.gpus, 2);
   EXPECT_DOUBLE_EQ(*p.measured_step_us, 225);
@@ -113,8 +114,124 @@ TEST(TorchTraceImport, StreamWaitEventRecordsGiveTheEdgesInsteadOfInference) {
   const TorchImportResult r = import_torch_trace(j.dump(), "sync.json", {});
   // Producer: last kernel launched on stream 7 before the record call (131): k0 (105). Consumer:
   // first kernel launched on stream 20 after the wait call (134): k1 (140). Inference is off.
-  EXPECT_EQ(r.event_edges, 1);
-  EXPECT_EQ(r.inferred_edges, 0);
+  EXPECT_EQ(r.dependencies.exact, 1);
+  EXPECT_EQ(r.dependencies.inferred, 0);
+  EXPECT_TRUE(r.dependencies.sync_records);
+  EXPECT_EQ(r.program.kernels[1].after, std::vector<std::string>{r.program.kernels[0].name});
+}
+
+// The inference's other outcomes on the snippet (record 131 and wait 134 on host thread 100,
+// between the GEMM's launch at 105 and the all-gather's at 140).
+nlohmann::json without_event(nlohmann::json j, const std::string& name) {
+  auto& ev = j["traceEvents"];
+  for (auto it = ev.begin(); it != ev.end(); ++it) {
+    if ((*it)["name"] == name) {
+      ev.erase(it);
+      break;
+    }
+  }
+  return j;
+}
+
+TEST(TorchTraceImport, WaitWithoutRecordOnItsThreadIsUnresolved) {
+  const nlohmann::json j = without_event(nlohmann::json::parse(slurp(kSmall)), "cudaEventRecord");
+  const TorchImportResult r = import_torch_trace(j.dump(), "norecord.json", {});
+  EXPECT_EQ(r.dependencies.inferred, 0);
+  EXPECT_EQ(r.dependencies.unresolved, 1);
+  EXPECT_TRUE(r.program.kernels[1].after.empty());
+}
+
+TEST(TorchTraceImport, EdgeTheTimelineContradictsIsUnresolved) {
+  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  // The all-gather starts at 160, before the GEMM (120..170) ends: it did not wait for it, so the
+  // event was recorded on a stream other than the GEMM's.
+  for (auto& e : j["traceEvents"]) {
+    if (e["cat"] == "kernel" && e["args"]["correlation"] == 14) e["ts"] = 160;
+  }
+  const TorchImportResult r = import_torch_trace(j.dump(), "early.json", {});
+  EXPECT_EQ(r.dependencies.inferred, 0);
+  EXPECT_EQ(r.dependencies.unresolved, 1);
+  EXPECT_TRUE(r.program.kernels[1].after.empty());
+}
+
+TEST(TorchTraceImport, WaitBeforeALaunchOnTheRecordedStreamIsSameStream) {
+  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  // The all-gather moved onto the GEMM's stream 7: the wait adds nothing to stream order.
+  for (auto& e : j["traceEvents"]) {
+    if (e["cat"] == "kernel" && e["args"]["correlation"] == 14) e["args"]["stream"] = 7;
+  }
+  const TorchImportResult r = import_torch_trace(j.dump(), "same.json", {});
+  EXPECT_EQ(r.dependencies.inferred, 0);
+  EXPECT_EQ(r.dependencies.same_stream, 1);
+  EXPECT_EQ(r.dependencies.unresolved, 0);
+}
+
+TEST(TorchTraceImport, ReduceScatterBytesAreThePerGpuOutput) {
+  // nccl-tests and NCCL's Out msg nelems count a reduce-scatter's output: one reduced block per
+  // GPU, which is what a program's collective `bytes` is (sim/base/collective_op.h). The snippet's
+  // collective turned into a reduce-scatter of 2097152 bf16 in, 1048576 out over 2 GPUs: 2 MiB.
+  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  for (auto& e : j["traceEvents"]) {
+    if (e["name"] == "record_param_comms" && e["args"]["External id"] == 2) {
+      e["args"]["Collective name"] = "_reduce_scatter_base";
+      e["args"]["In msg nelems"] = 2097152;
+      e["args"]["Out msg nelems"] = 1048576;
+    }
+    if (e["cat"] == "kernel" && e["args"]["correlation"] == 14)
+      e["name"] = "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+  }
+  const TorchImportResult r = import_torch_trace(j.dump(), "rs.json", {});
+  const ProgramKernel& k = r.program.kernels[1];
+  ASSERT_EQ(k.kind, KernelKind::collective);
+  EXPECT_EQ(k.collective.op, CollectiveOp::reduce_scatter);
+  EXPECT_EQ(k.collective.bytes, 1048576 * 2);
+  // Without Out msg nelems, the input over the group: the same block.
+  for (auto& e : j["traceEvents"]) {
+    if (e["name"] == "record_param_comms" && e["args"]["External id"] == 2) e["args"].erase("Out msg nelems");
+  }
+  EXPECT_EQ(import_torch_trace(j.dump(), "rs_in.json", {}).program.kernels[1].collective.bytes, 1048576 * 2);
+}
+
+TEST(TorchTraceImport, TracedDurationsAndDeviceRoundTrip) {
+  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  j["deviceProperties"] = {
+      {{"id", 0}, {"name", "NVIDIA H200"}, {"numSms", 132}, {"totalGlobalMem", 150109880320}},
+      {{"id", 1}, {"name", "other"}, {"numSms", 8}}};
+  const TorchImportResult r = import_torch_trace(j.dump(), "dev.json", {});
+  ASSERT_TRUE(r.program.device.has_value());
+  EXPECT_EQ(r.program.device->name, "NVIDIA H200");
+  EXPECT_DOUBLE_EQ(*r.program.kernels[0].traced_us, 50);   // the GEMM ran 120..170
+  EXPECT_DOUBLE_EQ(*r.program.kernels[1].traced_us, 100);  // the all-gather 171..271
+  const Program back = load_programs_string(torch_import_yaml(r, "dev.json"), "dev.yaml").front();
+  EXPECT_EQ(programs_to_yaml({back}), programs_to_yaml({r.program}));
+  EXPECT_EQ(*back.device->cus, 132);
+}
+
+TEST(TorchTraceImport, SyncRecordsWithoutTheirRecordCallPairOnTheHostThread) {
+  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  // As PyTorch 2.11 writes them on H200: the waiting stream (20) and the wait call (corr 13) are
+  // known, the recording stream and record call are -1. The record call is then the latest on the
+  // wait call's thread before it (corr 12 at 131); its thread's last launch before it is the GEMM
+  // (105, stream 7); the consumer is the first kernel launched on stream 20 after the wait (134):
+  // the all-gather. One edge, inferred (its record call was paired, not named).
+  j["traceEvents"].push_back({{"ph", "X"},
+                              {"cat", "cuda_sync"},
+                              {"name", "Stream Wait Event"},
+                              {"pid", 0},
+                              {"tid", 20},
+                              {"ts", 150},
+                              {"dur", 1},
+                              {"args",
+                               {{"device", 0},
+                                {"stream", 20},
+                                {"correlation", 13},
+                                {"wait_on_stream", -1},
+                                {"wait_on_cuda_event_record_corr_id", -1}}}});
+  const TorchImportResult r = import_torch_trace(j.dump(), "sync_unlinked.json", {});
+  EXPECT_TRUE(r.dependencies.sync_records);
+  EXPECT_EQ(r.dependencies.exact, 0);
+  EXPECT_EQ(r.dependencies.inferred, 1);
+  EXPECT_EQ(r.dependencies.unresolved, 0);
   EXPECT_EQ(r.program.kernels[1].after, std::vector<std::string>{r.program.kernels[0].name});
 }
 
@@ -198,15 +315,26 @@ TEST(TorchTraceImport, RealFsdpTraceMapsEveryGemmAndCollective) {
   EXPECT_EQ(r.gemms + r.collectives + r.measured, static_cast<int>(r.program.kernels.size()));
   int ag = 0, rs = 0, qkv_fwd = 0, down_wgrad = 0;
   // One layer's parameters: 4096 x (12288 + 4096 + 22016) + 11008 x 4096 + 2 x 4096 norm weights
-  // = 202383360 bf16 = 404766720 bytes, gathered whole and reduce-scattered whole.
+  // = 202383360 bf16 = 404766720 bytes, gathered whole (the all-gather's per-GPU output) and
+  // reduce-scattered into one 202383360-byte block per GPU (the reduce-scatter's per-GPU output:
+  // Out msg nelems 101191680 x 2 bytes).
   for (const auto& k : r.program.kernels) {
     if (k.kind == KernelKind::collective) {
-      EXPECT_EQ(k.collective.bytes, 404766720);
-      (k.collective.op == CollectiveOp::all_gather ? ag : rs) += 1;
+      const bool gather = k.collective.op == CollectiveOp::all_gather;
+      EXPECT_EQ(k.collective.bytes, gather ? 404766720 : 202383360);
+      (gather ? ag : rs) += 1;
+      // Each gather waits for its copy-in and each reduce-scatter for its gradients: a kernel on
+      // another stream, launched before it.
+      ASSERT_EQ(k.after.size(), 1U) << k.name;
+      const ProgramKernel* producer = r.program.kernel(k.after[0]);
+      ASSERT_NE(producer, nullptr);
+      EXPECT_NE(producer->stream, k.stream);
+      EXPECT_LT(r.program.kernel_index(producer->name), r.program.kernel_index(k.name));
     }
     if (k.kind == KernelKind::gemm && k.gemm.m == 4096 && k.gemm.n == 12288 && k.gemm.k == 4096) ++qkv_fwd;
     // down's weight gradient: dy^T[4096 out, 4096 tokens] x x[4096 tokens, 11008 in].
     if (k.kind == KernelKind::gemm && k.gemm.m == 4096 && k.gemm.n == 11008 && k.gemm.k == 4096) ++down_wgrad;
+    ASSERT_TRUE(k.traced_us.has_value()) << k.name;
   }
   EXPECT_EQ(rs, 4);          // one per layer
   EXPECT_GE(ag, 4);          // forward, plus the backward re-gathers
@@ -214,7 +342,15 @@ TEST(TorchTraceImport, RealFsdpTraceMapsEveryGemmAndCollective) {
   EXPECT_EQ(down_wgrad, 8);  // and gate_up's input gradient has the same shape
   EXPECT_EQ(*r.program.gpus, 2);
   EXPECT_GT(r.program.streams.size(), 1U);
-  EXPECT_GT(r.inferred_edges, 0);
+  // No Stream Wait Event records in this trace (the default profile): every edge is inferred.
+  EXPECT_FALSE(r.dependencies.sync_records);
+  EXPECT_EQ(r.dependencies.exact, 0);
+  EXPECT_GE(r.dependencies.inferred, 12);
+  // deviceProperties of device 0.
+  ASSERT_TRUE(r.program.device.has_value());
+  EXPECT_EQ(r.program.device->name, "NVIDIA H200");
+  EXPECT_EQ(*r.program.device->cus, 132);
+  EXPECT_EQ(*r.program.device->memory_bytes, 150109880320);
 }
 
 TEST(TorchTraceImport, RealTpTraceMapsEveryGemmAndAllReduce) {

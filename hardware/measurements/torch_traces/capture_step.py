@@ -201,11 +201,15 @@ def iso_records(rank, world, device):
         med, lo, hi, n_trials = timed_us(fn)
         if rank == 0:
             out.append({"schema": "c3sim.measurement", "version": 1, "kind": "iso_coll",
-                        "op": op, "impl": "cu", "gpus": world, "bytes": elems * 2,
+                        "op": op, "impl": "cu", "gpus": world,
+                        # c3sim sizes a collective by its per-GPU output: the reduce-scatter's
+                        # is one reduced shard.
+                        "bytes": elems * 2 // (world if op == "reduce_scatter" else 1),
                         "time_us": med, "spread_us": hi - lo, "trials": n_trials,
                         "extra": {"min_us": lo, "max_us": hi, "source": "torch",
-                                  "note": "bytes = the whole tensor (all-gather output, "
-                                          "reduce-scatter input, all-reduce buffer)"}})
+                                  "note": "bytes = the per-GPU output (all-gather: the gathered "
+                                          "tensor; reduce-scatter: one reduced block; all-reduce: "
+                                          "the buffer)"}})
         del full, shard
     return out
 

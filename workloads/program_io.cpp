@@ -58,9 +58,6 @@ double positive_time(StrictMap& m, const std::string& key) {
   return v;
 }
 
-// No output-size check here (scenario files have one): programs keep the reader they had.
-Gemm parse_gemm(StrictMap& k) { return gemm_field(k, nullptr); }
-
 Collective parse_collective(StrictMap c) {
   return collective_field(std::move(c), kMaxWorkgroups, BoundInMessage::omitted).collective;
 }
@@ -91,7 +88,7 @@ ProgramKernel parse_kernel(StrictMap k) {
   if (bodies != 1) k.fail("gemm", "a kernel has exactly one of gemm, collective, memory, dma_copy, measured");
   if (k.has("gemm")) {
     out.kind = KernelKind::gemm;
-    out.gemm = parse_gemm(k);
+    out.gemm = gemm_field(k, nullptr);  // no output-size check (scenario files have one)
   } else if (k.has("collective")) {
     out.kind = KernelKind::collective;
     out.collective = parse_collective(k.map("collective"));

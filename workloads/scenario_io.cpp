@@ -16,9 +16,6 @@ namespace c3sim::wl {
 
 namespace {
 
-// `gemm: cb1` (a Table I tag) or a mapping with the shape (gemm_field checks its output size).
-Gemm parse_gemm(StrictMap& m) { return gemm_field(m, nullptr); }
-
 void parse_policies(StrictMap& m, Scenario& s) {
   if (!m.has("policies")) return;
   const std::vector<YAML::Node> items = m.sequence("policies");
@@ -60,7 +57,7 @@ Scenario parse_explicit(StrictMap& m) {
     check_gpu_count(g, m.location("gpus"), m.qualified("gpus"));
     s.gpus = static_cast<int>(g);
   }
-  s.gemm = parse_gemm(m);
+  s.gemm = gemm_field(m, nullptr);  // `gemm: cb1` (a Table I tag) or a mapping with the shape
   const CollectiveField c = collective_field(m.map("collective"), kMaxWorkgroups, BoundInMessage::named);
   s.collective = c.collective;
   parse_policies(m, s);

@@ -5,15 +5,13 @@
 
 #include <fmt/format.h>
 
+#include "models/program/kernel_relations.h"
+
 namespace c3sim::models {
 
 namespace {
 
 constexpr int kMaxChunks = 64;
-
-bool waits_for(const wl::ProgramKernel& k, const std::string& other) {
-  return std::find(k.after.begin(), k.after.end(), other) != k.after.end();
-}
 
 struct Pair {
   int first = -1;  // launched first (its chunks lead the interleave)

@@ -7,15 +7,11 @@
 
 #include <fmt/format.h>
 
+#include "models/program/kernel_relations.h"
+
 namespace c3sim::models {
 
 namespace {
-
-bool is_collective(const wl::ProgramKernel& k) { return k.kind == wl::KernelKind::collective; }
-
-bool waits_for(const wl::ProgramKernel& k, const std::string& other) {
-  return std::find(k.after.begin(), k.after.end(), other) != k.after.end();
-}
 
 // OverlapRegion::chunk_pair for every region; `members` are the regions' kernel indices. First
 // the data-dependent pairs (FiCCO's case), then independent ones for regions still without.

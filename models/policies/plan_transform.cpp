@@ -2,15 +2,11 @@
 
 #include <algorithm>
 
+#include "models/program/kernel_relations.h"
+
 namespace c3sim::models {
 
 namespace {
-
-bool is_collective(const wl::ProgramKernel& k) { return k.kind == wl::KernelKind::collective; }
-
-bool waits_for(const wl::ProgramKernel& k, const std::string& other) {
-  return std::find(k.after.begin(), k.after.end(), other) != k.after.end();
-}
 
 // Whether the plan's collective implementation can run this collective.
 bool runs_on(wl::CollectiveImpl impl, wl::CollectiveOp op, bool engines_reduce) {

@@ -12,7 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-void add_unique(std::vector<std::string>& v, const std::string& s) {
+void append_unique(std::vector<std::string>& v, const std::string& s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
 
@@ -27,7 +27,7 @@ json program_attribution(const std::vector<const wl::ProgramRecord*>& runs) {
     const bool any = std::any_of(r->kernels.begin(), r->kernels.end(),
                                  [](const wl::ProgramKernelRecord& k) { return !k.attribution.empty(); });
     if (!any) continue;
-    add_unique(policies, r->policy);
+    append_unique(policies, r->policy);
     ++count[r->policy];
     for (const auto& k : r->kernels) {
       if (k.attribution.empty()) continue;

@@ -69,11 +69,17 @@ Layer open_file(const fs::path& path) {
   return Layer{load_yaml_file(path.string()), canonical.string(), false, path.parent_path()};
 }
 
+// A built-in base of this name: a preset or a family file.
+const EmbeddedPreset* find_base(const std::string& name) {
+  if (const EmbeddedPreset* p = find_preset(name)) return p;
+  return find_family(name);
+}
+
 Layer resolve_extends(const Layer& from, const std::string& target, const SourceLocation& where) {
-  if (const EmbeddedPreset* p = find_preset(target)) return open_preset(*p);
+  if (const EmbeddedPreset* p = find_base(target)) return open_preset(*p);
   if (from.embedded) {
     // A preset may also name its base by file name ("h200-sxm.yaml").
-    if (const EmbeddedPreset* p = find_preset(fs::path(target).stem().string())) return open_preset(*p);
+    if (const EmbeddedPreset* p = find_base(fs::path(target).stem().string())) return open_preset(*p);
     throw InputError(where, "extends", fmt::format("'{}' is not a preset ({})", target, preset_list()));
   }
   const fs::path candidate = from.dir ? *from.dir / target : fs::path(target);
@@ -192,6 +198,12 @@ LoadedHardware load_layer(const Layer& top) {
 
 LoadedHardware load_hardware_with_sources(const std::string& name_or_path) {
   if (const EmbeddedPreset* p = find_preset(name_or_path)) return load_layer(open_preset(*p));
+  if (const EmbeddedPreset* f = find_family(name_or_path)) {
+    throw InputError(SourceLocation{std::string(f->path), 0, 0}, "",
+                     fmt::format("'{}' is a family file, the base its presets extend, not a node: name a "
+                                 "preset ({})",
+                                 name_or_path, preset_list()));
+  }
   if (!regular_file_exists(name_or_path)) {
     throw InputError(SourceLocation{name_or_path, 0, 0}, "",
                      fmt::format("not a hardware preset ({}) and not a readable file", preset_list()));
@@ -201,7 +213,7 @@ LoadedHardware load_hardware_with_sources(const std::string& name_or_path) {
 
 std::vector<std::string> hardware_files(const std::string& name_or_path) {
   std::vector<std::string> out;
-  if (find_preset(name_or_path) != nullptr || !regular_file_exists(name_or_path)) return out;
+  if (find_base(name_or_path) != nullptr || !regular_file_exists(name_or_path)) return out;
   Layer layer = open_file(name_or_path);
   std::vector<std::string> chain;
   for (;;) {

@@ -12,10 +12,8 @@ namespace c3sim::wl {
 
 namespace {
 
-bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
-
-bool record_call(const std::string& name) { return contains(name, "EventRecord"); }
-bool wait_call(const std::string& name) { return contains(name, "StreamWaitEvent"); }
+bool record_call(const std::string& name) { return name.find("EventRecord") != std::string::npos; }
+bool wait_call(const std::string& name) { return name.find("StreamWaitEvent") != std::string::npos; }
 
 // Kineto writes times in microseconds with nanosecond digits: a consumer that started before its
 // producer ended by more than this did not wait for it.
@@ -229,7 +227,8 @@ TraceDependencies trace_dependencies(const TraceEvents& trace, const std::vector
         break;
       case TraceCategory::runtime: runtime.push_back(&e); break;
       case TraceCategory::sync:
-        if (contains(trace.strings.text(e.name), "Wait Event") && e.device.value_or(device) == device)
+        if (trace.strings.text(e.name).find("Wait Event") != std::string::npos &&
+            e.device.value_or(device) == device)
           waits.push_back(&e);
         break;
       default: break;

@@ -127,6 +127,20 @@ std::string render(const std::vector<wl::ProgramRecord>& records, bool csv) {
   return summary.render() + "\n" + kernels.render() + rank_part;
 }
 
+// Rank `rank` of `p` alone: its own program, run on the representative GPU.
+wl::Program one_rank(const wl::Program& p, int rank, int node_gpus) {
+  const int gpus = p.gpus.value_or(node_gpus);
+  if (rank >= gpus) {
+    throw InputError(
+        SourceLocation{"<command line>", 0, 0}, "--rank",
+        fmt::format("rank {} is beyond program '{}''s {} GPUs (ranks 0..{})", rank, p.name, gpus, gpus - 1));
+  }
+  wl::Program out = wl::program_for_rank(p, rank);
+  out.all_gpus = false;
+  out.start_us = 0;
+  return out;
+}
+
 }  // namespace
 
 bool is_program_file(const std::string& path) { return wl::is_program_document(load_yaml_file(path)); }
@@ -138,12 +152,13 @@ void run_program_file(const ProgramRunArgs& a) {
   const std::vector<std::string> inputs = inputs_with_hardware({a.file}, a.hardware);
   check_outputs(outputs, inputs);
   const hw::NodeSpec spec = hw::load_hardware(a.hardware);
-  const std::vector<wl::Program> programs = wl::load_programs_file(a.file);
+  std::vector<wl::Program> programs = wl::load_programs_file(a.file);
   const models::TransformRegistry registry = models::builtin_transforms();
   // Validate everything before simulating anything.
   std::vector<std::vector<std::string>> policies;
-  for (const auto& p : programs) {
+  for (auto& p : programs) {
     wl::check_program_fits(p, spec.interconnect.gpus, spec.compute.total_cus());
+    if (a.rank >= 0) p = one_rank(p, a.rank, spec.interconnect.gpus);
     policies.push_back(models::program_policies(p, {a.policies, {"<command line>", 0, 0}}, registry, spec));
     if (models::runs_all_gpus(p, a.all_gpus)) {
       const SourceLocation where = a.policies.empty() ? p.location : SourceLocation{"<command line>", 0, 0};

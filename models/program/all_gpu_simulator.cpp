@@ -142,6 +142,7 @@ AllGpuRun simulate_all_gpus(ProgramSimulator& sim, const std::vector<wl::Program
   const size_t instances = collectives.front().size();
   const auto none = [&] {
     std::vector<std::vector<TimePs>> g;
+    g.reserve(distinct.size());
     for (const size_t r : distinct) g.emplace_back(ranks[r].kernels.size(), 0);
     return g;
   };
@@ -205,10 +206,20 @@ AllGpuRun simulate_all_gpus(ProgramSimulator& sim, const std::vector<wl::Program
     }
   }
   out.step_us = ps_to_us(last - first);
-  const auto path = critical_path(ranks, out.ranks, collectives, longest);
-  // Ranks that end together at a collective tie on their last end: the straggler is the rank the
-  // path ends on, the one whose work held the others.
+  auto path = critical_path(ranks, out.ranks, collectives, longest);
+  // The straggler is the rank the path took at its last collective: the one that arrived last (or
+  // whose own work ended last) and so held the others; without collectives, the longest rank.
+  // Ranks that leave that collective together tie on their last end; the path then follows the
+  // straggler's own kernels to the end.
   out.straggler = path.back().first;
+  for (auto it = path.rbegin(); it != path.rend(); ++it) {
+    const wl::Program& p = ranks[static_cast<size_t>(it->first)];
+    if (p.kernels[it->second].kind != wl::KernelKind::collective) continue;
+    out.straggler = it->first;
+    break;
+  }
+  if (out.straggler != longest && last_end(out.ranks[static_cast<size_t>(out.straggler)]) == last)
+    path = critical_path(ranks, out.ranks, collectives, out.straggler);
   for (const auto& [r, k] : path)
     out.critical_path.push_back(fmt::format("r{}:{}", r, ranks[static_cast<size_t>(r)].kernels[k].name));
   return out;

@@ -100,13 +100,13 @@ TEST_F(TorchRanksCli, CommittedStepsRunWithEveryRank) {
   const std::string steps = std::string(C3SIM_SOURCE_DIR) + "/hardware/measurements/torch_steps/";
   for (const char* step :
        {"ddp_b100", "ddp_b25", "fsdp_w4k", "fsdp_w4k_noreshard", "fsdp_w8k", "moe", "sp", "tp", "tp_fp16"}) {
-    const std::string prog = path(std::string(step) + ".yaml");
-    const CommandResult imp = run_command(c3 + " import --from torch-profiler " + steps + step +
-                                          "/rank0.json " + steps + step + "/rank1.json -o " + prog + " 2>&1");
+    const std::string prog = path(fmt::format("{}.yaml", step));
+    const CommandResult imp =
+        run_command(fmt::format("{} import --from torch-profiler {}{}/rank0.json {}{}/rank1.json -o {} 2>&1",
+                                c3, steps, step, steps, step, prog));
     ASSERT_EQ(imp.exit_code, 0) << step << ": " << imp.output;
-    const CommandResult r =
-        run_command(c3 + " run " + prog + " --hardware h200-sxm --policy base --all-gpus -o " +
-                    path("out.jsonl") + " 2>&1");
+    const CommandResult r = run_command(fmt::format(
+        "{} run {} --hardware h200-sxm --policy base --all-gpus -o {} 2>&1", c3, prog, path("out.jsonl")));
     ASSERT_EQ(r.exit_code, 0) << step << ": " << r.output;
     const Step s = step_of(read_file(path("out.jsonl")));
     ASSERT_EQ(s.ranks.size(), 2U) << step;
@@ -127,7 +127,7 @@ TEST_F(TorchRanksCli, BadRankSetsExitTwoWithNoOutput) {
   };
   for (const auto& c : cases) {
     const CommandResult r =
-        run_command(c3 + " import --from torch-profiler " + c.args + " -o " + out + " 2>&1");
+        run_command(fmt::format("{} import --from torch-profiler {} -o {} 2>&1", c3, c.args, out));
     EXPECT_EQ(r.exit_code, 2) << c.args << ": " << r.output;
     EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.args << ": " << r.output;
     EXPECT_FALSE(std::filesystem::exists(out)) << c.args;
@@ -140,9 +140,9 @@ TEST_F(TorchRanksCli, BadRankSetsExitTwoWithNoOutput) {
     - {rank: 0, kernels: [{name: a, stream: s, measured: {time_us: 5}}]}
     - {rank: 1, start_us: 3, kernels: [{name: b, stream: s, measured: {time_us: 7}}]}
 )");
-  for (const std::string flags : {"--rank 2", "--rank 1 --all-gpus"}) {
-    const CommandResult r = run_command(c3 + " run " + prog + " --hardware h200-sxm " + flags + " -o " +
-                                        path("o.jsonl") + " 2>&1");
+  for (const char* flags : {"--rank 2", "--rank 1 --all-gpus"}) {
+    const CommandResult r = run_command(
+        fmt::format("{} run {} --hardware h200-sxm {} -o {} 2>&1", c3, prog, flags, path("o.jsonl")));
     EXPECT_EQ(r.exit_code, 2) << flags << ": " << r.output;
     EXPECT_NE(r.output.find("--rank"), std::string::npos) << flags << ": " << r.output;
     EXPECT_FALSE(std::filesystem::exists(path("o.jsonl"))) << flags;

@@ -429,10 +429,105 @@ void check_program_fits(const Program& p, int node_gpus, int node_cus) {
   }
 }
 
+namespace {
+
+// The key prefix of rank entry i: "<program>.ranks[i]".
+std::string rank_key(const Program& p, std::size_t i) { return fmt::format("{}.ranks[{}]", p.name, i); }
+
+// The program rank entry i describes, for validate_program (its kernel keys read
+// "<program>.ranks[i].kernels.<name>.<field>").
+Program rank_view(const Program& p, std::size_t i) {
+  Program out;
+  out.name = rank_key(p, i);
+  out.gpus = p.gpus;
+  out.streams = p.streams;
+  out.kernels = p.rank_kernels[i].kernels;
+  out.location = p.rank_kernels[i].location;
+  return out;
+}
+
+std::string collective_text(const Collective& c) {
+  return fmt::format("{} of {} bytes", to_string(c.op), c.bytes);
+}
+
+}  // namespace
+
+void validate_rank_kernels(const Program& p) {
+  if (p.rank_kernels.empty()) return;
+  if (!p.imbalance.empty() || !p.rank_overrides.empty()) {
+    throw InputError(p.rank_kernels.front().location, p.name + ".ranks",
+                     "a program with one kernel list per rank takes no imbalance or rank_overrides "
+                     "(give each rank's kernels as they are)");
+  }
+  const int gpus = p.gpus.value_or(static_cast<int>(p.rank_kernels.size()));
+  std::vector<const RankKernels*> by_rank(static_cast<std::size_t>(gpus), nullptr);
+  for (std::size_t i = 0; i < p.rank_kernels.size(); ++i) {
+    const RankKernels& e = p.rank_kernels[i];
+    if (e.rank < 0 || e.rank >= gpus) {
+      throw InputError(
+          e.location, rank_key(p, i) + ".rank",
+          fmt::format("rank {} is beyond the program's {} GPUs (ranks 0..{})", e.rank, gpus, gpus - 1));
+    }
+    if (by_rank[static_cast<std::size_t>(e.rank)] != nullptr)
+      throw InputError(e.location, rank_key(p, i) + ".rank", fmt::format("duplicate rank {}", e.rank));
+    by_rank[static_cast<std::size_t>(e.rank)] = &e;
+    if (!(e.start_us >= 0 && e.start_us <= kMaxProgramTimeUs)) {
+      throw InputError(e.location, rank_key(p, i) + ".start_us",
+                       fmt::format("must be in 0..{} us, got {}", kMaxProgramTimeUs, e.start_us));
+    }
+    validate_program(rank_view(p, i));
+  }
+  for (int r = 0; r < gpus; ++r) {
+    if (by_rank[static_cast<std::size_t>(r)] == nullptr) {
+      throw InputError(
+          p.location, p.name + ".ranks",
+          fmt::format("rank {} has no kernel list (every rank of the program's {} GPUs needs one)", r, gpus));
+    }
+  }
+  // Collectives are matched by order: the n-th collective of each rank is one instance.
+  const auto collectives = [](const RankKernels& e) {
+    std::vector<const ProgramKernel*> out;
+    for (const ProgramKernel& k : e.kernels)
+      if (k.kind == KernelKind::collective) out.push_back(&k);
+    return out;
+  };
+  const std::vector<const ProgramKernel*> first = collectives(*by_rank[0]);
+  for (std::size_t i = 0; i < p.rank_kernels.size(); ++i) {
+    const RankKernels& e = p.rank_kernels[i];
+    const std::vector<const ProgramKernel*> mine = collectives(e);
+    for (std::size_t c = 0; c < std::max(mine.size(), first.size()); ++c) {
+      if (c < mine.size() && c < first.size() && mine[c]->collective.op == first[c]->collective.op &&
+          mine[c]->collective.bytes == first[c]->collective.bytes)
+        continue;
+      const std::string theirs =
+          c < first.size() ? fmt::format("'{}', {}", first[c]->name, collective_text(first[c]->collective))
+                           : "none";
+      if (c >= mine.size()) {
+        throw InputError(
+            e.location, rank_key(p, i) + ".kernels",
+            fmt::format("rank {} has {} collectives, rank 0 has {}: collective #{} of rank 0 ({}) "
+                        "has no partner",
+                        e.rank, mine.size(), first.size(), c + 1, theirs));
+      }
+      throw InputError(mine[c]->location,
+                       fmt::format("{}.kernels.{}.collective", rank_key(p, i), mine[c]->name),
+                       fmt::format("collective #{} of rank {} is {}, rank 0's is {}: the ranks' collective "
+                                   "sequences differ",
+                                   c + 1, e.rank, collective_text(mine[c]->collective), theirs));
+    }
+  }
+}
+
 Program program_for_rank(const Program& p, int rank) {
   Program out = p;
   out.imbalance.clear();
   out.rank_overrides.clear();
+  out.rank_kernels.clear();
+  for (const RankKernels& e : p.rank_kernels) {
+    if (e.rank != rank) continue;
+    out.kernels = e.kernels;
+    out.start_us = e.start_us;
+  }
   for (const RankImbalance& im : p.imbalance) {
     const double f = im.factors.at(static_cast<size_t>(rank));
     for (const auto& name : im.kernels) {

@@ -100,6 +100,18 @@ struct RankOverride {
   SourceLocation location;
 };
 
+// One rank's own kernel list (a step imported from every rank's trace): what rank `rank` runs, and
+// when its host issued its first launch on the clock all ranks share (the earliest rank at 0), so
+// that skew between ranks comes from their own timelines. Collectives match across ranks by their
+// order among the rank's collectives (the n-th collective of every rank is one instance): the
+// ranks must have the same sequence of collective ops and sizes.
+struct RankKernels {
+  int rank = 0;
+  double start_us = 0;
+  std::vector<ProgramKernel> kernels;  // host launch order, on the program's streams
+  SourceLocation location;
+};
+
 struct ProgramStream {
   std::string name;
   int priority = 0;        // larger = more urgent
@@ -130,6 +142,13 @@ struct Program {
   bool all_gpus = false;
   std::vector<RankImbalance> imbalance;
   std::vector<RankOverride> rank_overrides;
+  // One kernel list per rank (`ranks:` in the file), every rank of the program once; then `kernels`
+  // holds rank 0's list (the view of code that looks at one GPU) and `imbalance`/`rank_overrides`
+  // are empty. program_for_rank picks a rank's list.
+  std::vector<RankKernels> rank_kernels;
+  // Host time of the first launch on the ranks' common clock (program_for_rank sets it from the
+  // rank's `start_us`); the step is measured from it.
+  double start_us = 0;
 
   [[nodiscard]] const ProgramKernel* kernel(const std::string& name) const;
   [[nodiscard]] const ProgramStream* stream(const std::string& name) const;
@@ -139,11 +158,14 @@ struct Program {
   // that runs after validate_program, where every name resolves).
   [[nodiscard]] std::size_t kernel_at(const std::string& name) const;
   [[nodiscard]] std::size_t stream_of(std::size_t kernel) const;
-  [[nodiscard]] bool asymmetric() const { return !imbalance.empty() || !rank_overrides.empty(); }
+  [[nodiscard]] bool asymmetric() const {
+    return !imbalance.empty() || !rank_overrides.empty() || !rank_kernels.empty();
+  }
 };
 
-// What rank `rank` runs: the program with its imbalance factors and overrides applied and the
-// per-rank fields cleared (check_program_fits first: ranks and lengths in range).
+// What rank `rank` runs: the program with its imbalance factors and overrides applied, or its own
+// kernel list and start time, and the per-rank fields cleared (check_program_fits first: ranks and
+// lengths in range).
 Program program_for_rank(const Program& p, int rank);
 
 // The pair as a two-kernel program: streams gemm_stream then comm_stream, kernels gemm then
@@ -155,6 +177,12 @@ Program program_from_scenario(const Scenario& s);
 // cycle through `after` and stream order, positive sizes, non-negative gaps, at least one kernel.
 // Throws InputError at the offending kernel's location with key "<program>.kernels.<name>.<field>".
 void validate_program(const Program& p);
+
+// Checks of a program with one kernel list per rank (no-op without): ranks 0..gpus-1 each once
+// (`gpus` defaults to the number of ranks), no imbalance or overrides beside them, every rank's
+// list a valid program, and the same sequence of collectives (op and bytes) on every rank.
+// Throws InputError naming the rank entry ("<program>.ranks[i].<field>").
+void validate_rank_kernels(const Program& p);
 
 // Checks that need the node: gpus <= node_gpus, collective bytes split into whole shards on the
 // GPUs the program runs on, stream masks leave CUs, per-rank differences name existing kernels of

@@ -2,6 +2,7 @@
 // StrictMap so every key is accounted for, then validate_program() checks the structure.
 #include "workloads/program_io.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -121,6 +122,28 @@ ProgramKernel parse_kernel(StrictMap k) {
   return out;
 }
 
+std::vector<ProgramKernel> parse_kernels(StrictMap& m) {
+  std::vector<ProgramKernel> out;
+  const std::vector<YAML::Node> kernels = m.sequence("kernels");
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    out.push_back(
+        parse_kernel(StrictMap(kernels[i], m.file(), fmt::format("{}[{}]", m.qualified("kernels"), i))));
+  return out;
+}
+
+RankKernels parse_rank_kernels(StrictMap m) {
+  RankKernels out;
+  out.location = m.location();
+  const std::int64_t rank = m.integer("rank");
+  if (rank < 0 || rank >= kMaxGpus)
+    m.fail("rank", fmt::format("must be in 0..{}, got {}", kMaxGpus - 1, rank));
+  out.rank = static_cast<int>(rank);
+  if (m.has("start_us")) out.start_us = non_negative(m, "start_us");
+  out.kernels = parse_kernels(m);
+  m.finish();
+  return out;
+}
+
 ProgramStream parse_stream(StrictMap s) {
   ProgramStream out;
   out.location = s.location();
@@ -208,10 +231,20 @@ Program parse_program(StrictMap m) {
     p.streams.push_back(
         parse_stream(StrictMap(streams[i], m.file(), fmt::format("{}[{}]", m.qualified("streams"), i))));
   }
-  const std::vector<YAML::Node> kernels = m.sequence("kernels");
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    p.kernels.push_back(
-        parse_kernel(StrictMap(kernels[i], m.file(), fmt::format("{}[{}]", m.qualified("kernels"), i))));
+  if (m.has("ranks") && m.has("kernels"))
+    m.fail("kernels", "give `kernels:` or one list per rank under `ranks:`, not both");
+  if (!m.has("ranks")) {
+    p.kernels = parse_kernels(m);
+  } else {
+    const std::vector<YAML::Node> ranks = m.sequence("ranks");
+    if (ranks.empty()) m.fail("ranks", "list is empty");
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+      p.rank_kernels.push_back(
+          parse_rank_kernels(StrictMap(ranks[i], m.file(), fmt::format("{}[{}]", m.qualified("ranks"), i))));
+    if (!p.gpus) p.gpus = static_cast<int>(p.rank_kernels.size());
+    const auto zero = std::find_if(p.rank_kernels.begin(), p.rank_kernels.end(),
+                                   [](const RankKernels& e) { return e.rank == 0; });
+    if (zero != p.rank_kernels.end()) p.kernels = zero->kernels;
   }
   if (p.gpus && *p.gpus < 2) {
     for (const auto& k : p.kernels) {
@@ -241,6 +274,7 @@ Program parse_program(StrictMap m) {
     }
   }
   m.finish();
+  validate_rank_kernels(p);
   validate_program(p);
   return p;
 }
@@ -400,9 +434,21 @@ std::string emit_programs(const std::vector<const Program*>& programs, const std
       out << YAML::EndMap;
     }
     out << YAML::EndSeq;
-    out << YAML::Key << "kernels" << YAML::Value << YAML::BeginSeq;
-    for (const auto& k : p.kernels) emit_kernel(out, k);
-    out << YAML::EndSeq;
+    if (p.rank_kernels.empty()) {
+      out << YAML::Key << "kernels" << YAML::Value << YAML::BeginSeq;
+      for (const auto& k : p.kernels) emit_kernel(out, k);
+      out << YAML::EndSeq;
+    } else {
+      out << YAML::Key << "ranks" << YAML::Value << YAML::BeginSeq;
+      for (const RankKernels& e : p.rank_kernels) {
+        out << YAML::BeginMap << YAML::Key << "rank" << YAML::Value << e.rank;
+        out << YAML::Key << "start_us" << YAML::Value << e.start_us;
+        out << YAML::Key << "kernels" << YAML::Value << YAML::BeginSeq;
+        for (const auto& k : e.kernels) emit_kernel(out, k);
+        out << YAML::EndSeq << YAML::EndMap;
+      }
+      out << YAML::EndSeq;
+    }
     if (!p.policies.empty()) {
       out << YAML::Key << "policies" << YAML::Value << YAML::Flow << YAML::BeginSeq;
       for (const auto& n : p.policies) out << YAML::DoubleQuoted << n;

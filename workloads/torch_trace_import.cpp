@@ -393,6 +393,8 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
   });
 
   TorchImportResult r;
+  if (t.rank && !t.rank_invalid) r.trace_rank = static_cast<int>(*t.rank);
+  r.first_launch_ts_us = kernels.front().launch_ts();
   Program& p = r.program;
   p.name = options.name.empty() ? "torch_trace" : options.name;
   p.source = "PyTorch profiler trace " + comment_text(file);
@@ -509,6 +511,7 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
   }
   if (group != 0) p.gpus = group;
   p.measured_step_us = last_end - first_start;
+  r.first_kernel_ts_us = first_start;
   if (*p.measured_step_us > kMaxProgramTimeUs)
     fail(file, "traceEvents",
          fmt::format("the kernels span {} us, over the {} us a program may span", *p.measured_step_us,

@@ -47,6 +47,11 @@ struct TorchImportResult {
   int gemms = 0, collectives = 0, measured = 0;
   TraceDependencyCounts dependencies;
   double blocked_host_us = 0;  // host time removed from the gaps (blocked in synchronizing calls)
+  // For combining ranks (torch_trace_ranks.h): the trace's distributedInfo.rank, and the host time
+  // (trace clock, us) of the first imported kernel's launch call and of the first kernel start.
+  std::optional<int> trace_rank;
+  double first_launch_ts_us = 0;
+  double first_kernel_ts_us = 0;
 };
 
 TorchImportResult import_torch_trace(const std::string& text, const std::string& file,

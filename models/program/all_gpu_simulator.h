@@ -15,8 +15,10 @@
 // over ranks, repeat until the gates no longer change (exactly, in engine picoseconds). A rank
 // gated by its own times runs exactly as ungated, so a symmetric program converges in the second
 // round to the representative-GPU result, to the picosecond. Ranks with identical programs are
-// simulated once per round. Collectives are matched across ranks by their index in the program
-// (every rank has the same kernels; only sizes differ).
+// simulated once per round. Ranks may run different kernel lists (wl::RankKernels, every rank's
+// trace of a step) and start at different host times on the common clock (wl::Program::start_us):
+// collectives are matched across ranks by their order among each rank's collectives, so a rank
+// that starts late arrives late at every collective and the others wait for it there.
 //
 // Limits: each rank keeps the representative model's view of links and peers (what a peer sends
 // it is priced as its own symmetric traffic; shared links are per rank, not one resource for the
@@ -32,8 +34,8 @@
 namespace c3sim::models {
 
 struct AllGpuRun {
-  std::vector<ProgramRun> ranks;  // rank order; each rank's step is its last kernel end
-  double step_us = 0;             // max over ranks
+  std::vector<ProgramRun> ranks;  // rank order; each rank's step is from its own first launch
+  double step_us = 0;             // the earliest rank's first launch to the last end of any rank
   // The rank whose work set the step: where the critical path ends (ranks that end together at a
   // collective tie on their step; the one that arrived last, or whose own work ended last, holds).
   int straggler = 0;
@@ -44,7 +46,8 @@ struct AllGpuRun {
   int rounds = 0;  // fixed-point rounds run
 };
 
-// `ranks`: one program per rank, alike but for kernel sizes (ModelError otherwise). `traces`:
+// `ranks`: one program per rank with the same sequence of collectives (op and bytes; ModelError
+// otherwise). `traces`:
 // empty, or one recorder per rank for the converged run.
 AllGpuRun simulate_all_gpus(ProgramSimulator& sim, const std::vector<wl::Program>& ranks,
                             const std::vector<engine::TraceRecorder*>& traces = {});

@@ -53,7 +53,7 @@ ProgramSimulator::ProgramSimulator(hw::NodeSpec spec, int max_cohort_size)
 
 std::vector<double> ProgramSimulator::launch_times_us(const wl::Program& p) const {
   std::vector<double> out;
-  TimePs t = 0;
+  TimePs t = us_to_ps(p.start_us);
   const TimePs default_gap =
       p.launch_gap_us ? us_to_ps(*p.launch_gap_us) : s_to_ps(spec_.model.dispatch.c3_launch_gap);
   for (size_t i = 0; i < p.kernels.size(); ++i) {
@@ -368,7 +368,9 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     }
   };
 
-  TimePs t = 0;
+  // Engine time is the ranks' common clock: this rank's host starts at its start_us.
+  const TimePs first_launch = us_to_ps(p.start_us);
+  TimePs t = first_launch;
   const TimePs default_gap =
       p.launch_gap_us ? us_to_ps(*p.launch_gap_us) : s_to_ps(spec_.model.dispatch.c3_launch_gap);
   for (size_t i = 0; i < n; ++i) {
@@ -436,7 +438,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     out.kernels.push_back(r);
     last = std::max(last, l.end);
   }
-  out.step_us = ps_to_us(last);
+  out.step_us = ps_to_us(last - first_launch);
   if (knobs.tally) out.tally = bottlenecks.tally();
   return out;
 }
@@ -508,7 +510,7 @@ double ProgramSimulator::ideal_us(const wl::Program& p, const std::vector<double
     end[u] = ready + iso[u];
     step = std::max(step, end[u]);
   }
-  return step;
+  return step - p.start_us;
 }
 
 ProgramResult ProgramSimulator::run(const wl::Program& p, const std::string& policy,

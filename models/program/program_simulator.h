@@ -75,7 +75,7 @@ struct KernelRun {
 
 struct ProgramRun {
   std::vector<KernelRun> kernels;  // program order
-  double step_us = 0;              // first launch to last end
+  double step_us = 0;              // first launch (the program's start_us) to last end
   BottleneckTally tally;           // with ProgramKnobs::tally; by kernel index
 };
 

@@ -2,6 +2,8 @@
 // records (workloads/nccl_tests_import.h), ready for c3sim calibrate.
 // c3sim import --from torch-profiler TRACE.json -o PROGRAM.yaml: one GPU's part of a PyTorch
 // profiler trace as a program (workloads/torch_trace_import.h); its summary goes to stderr.
+// c3sim import --from torch-profiler RANK0.json RANK1.json ... -o STEP.yaml: every rank's trace of
+// one step as one program with a kernel list per rank (workloads/torch_trace_ranks.h).
 #include <iostream>
 
 #include <fmt/format.h>
@@ -12,6 +14,7 @@
 #include "sim/cli/output.h"
 #include "workloads/nccl_tests_import.h"
 #include "workloads/torch_trace_import.h"
+#include "workloads/torch_trace_ranks.h"
 
 namespace c3sim::cli {
 
@@ -28,16 +31,35 @@ struct ImportArgs {
   std::string name;
 };
 
-void import_torch_profiler(const ImportArgs& a) {
-  if (a.logs.size() != 1) {
-    throw InputError(SourceLocation{"<command line>", 0, 0}, "logs",
-                     fmt::format("--from torch-profiler imports one trace file, got {}", a.logs.size()));
+// Several traces: one per rank of one step, into one program with a kernel list per rank.
+void import_torch_ranks(const ImportArgs& a, const wl::TorchImportOptions& o) {
+  const wl::TorchRanksResult r = wl::import_torch_rank_traces(a.logs, o);
+  const std::string yaml = wl::torch_ranks_yaml(r);
+  for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+    const wl::TorchImportResult& x = r.ranks[i];
+    const wl::RankKernels& e = r.program.rank_kernels[i];
+    std::cerr << fmt::format(
+        "{}: rank {}, start {:.1f} us: {} kernels: {} GEMMs, {} collectives, {} measured; {} event / {} "
+        "inferred cross-stream dependencies; {} unmapped{}\n",
+        r.files[i], e.rank, e.start_us, e.kernels.size(), x.gemms, x.collectives, x.measured, x.event_edges,
+        x.inferred_edges, x.unmapped.size(), x.unmapped.empty() ? "" : ":");
+    for (const auto& u : x.unmapped) std::cerr << "  " << u << "\n";
   }
-  const std::string& path = a.logs.front();
+  std::cerr << fmt::format("{} ranks on {} streams; measured step {:.1f} us (all ranks)\n", r.ranks.size(),
+                           r.program.streams.size(), r.program.measured_step_us.value_or(0));
+  write_outputs({{{a.output, "-o"}, yaml}}, a.logs);
+}
+
+void import_torch_profiler(const ImportArgs& a) {
   wl::TorchImportOptions o;
   if (a.rank >= 0) o.rank = a.rank;
   if (a.device >= 0) o.device = a.device;
   o.name = a.name;
+  if (a.logs.size() > 1) {
+    import_torch_ranks(a, o);
+    return;
+  }
+  const std::string& path = a.logs.front();
   const wl::TorchImportResult r = wl::import_torch_trace_file(path, o);
   const std::string yaml = wl::torch_import_yaml(r, path);
   std::cerr << fmt::format(
@@ -58,7 +80,9 @@ void add_import_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("import",
                                  "Convert nccl-tests / rccl-tests output into iso_coll measurement records, "
                                  "or a PyTorch profiler trace into a program (--from torch-profiler)");
-  cmd->add_option("logs", a->logs, "nccl-tests output files, or one PyTorch profiler trace")->required();
+  cmd->add_option("logs", a->logs,
+                  "nccl-tests output files, or PyTorch profiler traces (one, or one per rank of a step)")
+      ->required();
   cmd->add_option("--from", a->from, "Input kind: nccl-tests (default) or torch-profiler")
       ->check(CLI::IsMember({"nccl-tests", "torch-profiler"}));
   cmd->add_option("--rank", a->rank, "torch-profiler: the rank the trace must be (its distributedInfo)")

@@ -129,6 +129,20 @@ std::string render(const std::vector<wl::ProgramRecord>& records, bool csv) {
   return summary.render() + "\n" + kernels.render() + rank_part;
 }
 
+// Rank `rank` of `p` alone: its own program, run on the representative GPU.
+wl::Program one_rank(const wl::Program& p, int rank, int node_gpus) {
+  const int gpus = p.gpus.value_or(node_gpus);
+  if (rank >= gpus) {
+    throw InputError(
+        SourceLocation{"<command line>", 0, 0}, "--rank",
+        fmt::format("rank {} is beyond program '{}''s {} GPUs (ranks 0..{})", rank, p.name, gpus, gpus - 1));
+  }
+  wl::Program out = wl::program_for_rank(p, rank);
+  out.all_gpus = false;
+  out.start_us = 0;
+  return out;
+}
+
 }  // namespace
 
 namespace {
@@ -175,7 +189,7 @@ void run_program_file(const ProgramRunArgs& a) {
   const Format f = parse_format(a.format, {Format::jsonl, Format::table, Format::csv});
   std::vector<OutputTarget> outputs{{a.output, "-o"}};
   if (!a.trace.empty()) outputs.push_back({a.trace, "--trace"});
-  const std::vector<wl::Program> programs = wl::load_programs_file(a.file);
+  std::vector<wl::Program> programs = wl::load_programs_file(a.file);
   const std::string hardware = hardware_for_programs(a, programs);
   const std::vector<std::string> inputs = inputs_with_hardware({a.file}, hardware);
   check_outputs(outputs, inputs);
@@ -184,8 +198,9 @@ void run_program_file(const ProgramRunArgs& a) {
   const models::TransformRegistry registry = models::builtin_transforms();
   // Validate everything before simulating anything.
   std::vector<std::vector<std::string>> policies;
-  for (const auto& p : programs) {
+  for (auto& p : programs) {
     wl::check_program_fits(p, spec.interconnect.gpus, spec.compute.total_cus());
+    if (a.rank >= 0) p = one_rank(p, a.rank, spec.interconnect.gpus);
     policies.push_back(models::program_policies(p, {a.policies, {"<command line>", 0, 0}}, registry, spec));
     if (models::runs_all_gpus(p, a.all_gpus)) {
       const SourceLocation where = a.policies.empty() ? p.location : SourceLocation{"<command line>", 0, 0};

@@ -26,6 +26,7 @@ struct RunArgs {
   bool per_workgroup = false;
   bool no_attribution = false;
   bool all_gpus = false;
+  int rank = -1;
 };
 
 std::string render_table(const std::vector<wl::Record>& records, bool csv) {
@@ -67,16 +68,21 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--per-workgroup", a->per_workgroup, "Simulate every workgroup separately (fidelity mode)");
   cmd->add_option("--trace", a->trace,
                   "Also write a Chrome/Perfetto trace JSON of every scenario x policy (one process each)");
-  cmd->add_flag(
+  auto* all_gpus = cmd->add_flag(
       "--all-gpus", a->all_gpus,
       "Program files: simulate every rank (collectives synchronise the ranks), not one representative GPU");
+  cmd->add_option("--rank", a->rank,
+                  "Program files: simulate rank R's program alone (its own kernel list or sizes) on one "
+                  "representative GPU")
+      ->check(CLI::NonNegativeNumber)
+      ->excludes(all_gpus);
   cmd->add_flag("--no-attribution", a->no_attribution,
                 "Skip the counterfactual runs that attribute slowdowns");
   cmd->callback([a, hardware] {
     if (is_program_file(a->scenario_file)) {  // kernels on streams: sim/cli/cmd_program.cpp
       run_program_file(ProgramRunArgs{a->scenario_file, a->hardware, hardware->count() > 0, a->policies,
                                       a->format, a->output, a->trace, a->per_workgroup, a->all_gpus,
-                                      !a->no_attribution});
+                                      !a->no_attribution, a->rank});
       return;
     }
     const Format f = parse_format(a->format, {Format::jsonl, Format::table, Format::csv});

@@ -25,6 +25,9 @@ struct ProgramRunArgs {
   // Each kernel's slowdown by cause (models/program/counterfactuals.h), for runs of one
   // representative GPU; --no-attribution skips the three counterfactual runs per program x policy.
   bool attribution = true;
+  // --rank R: rank R's program alone (its kernel list, sizes and overrides) on the representative
+  // GPU, as if every GPU ran it; -1 = not given.
+  int rank = -1;
 };
 
 // True when `path` parses as YAML whose top level has `program:` or `programs:`. Malformed YAML

@@ -71,6 +71,7 @@ TorchRanksResult import_torch_rank_traces(const std::vector<std::string>& paths,
   p.name = zero.name;
   p.gpus = ranks;
   p.location = SourceLocation{paths[order[0]], 0, 0};
+  p.device = zero.device;  // the traced GPU (every rank's trace names the same model)
   double first_launch = std::numeric_limits<double>::infinity();
   double first_kernel = std::numeric_limits<double>::infinity(), last_end = 0;
   std::set<std::string> streams;
@@ -119,10 +120,12 @@ std::string torch_ranks_yaml(const TorchRanksResult& r) {
     const RankKernels& e = r.program.rank_kernels[i];
     head += fmt::format(
         "# rank {} ({}): start {:.1f} us; {} kernels: {} GEMMs, {} collectives, {} measured; cross-stream "
-        "dependencies: {} from event records, {} inferred; host time removed from launch gaps: {:.1f} us; "
+        "dependencies: {} from sync records, {} inferred, {} unresolved; host time removed from launch gaps: "
+        "{:.1f} us; "
         "unmapped ({}):\n",
         e.rank, one_line(r.files[i]), e.start_us, e.kernels.size(), x.gemms, x.collectives, x.measured,
-        x.event_edges, x.inferred_edges, x.blocked_host_us, x.unmapped.size());
+        x.dependencies.exact, x.dependencies.inferred, x.dependencies.unresolved, x.blocked_host_us,
+        x.unmapped.size());
     for (const auto& u : x.unmapped) head += "#   " + one_line(u) + "\n";
   }
   std::string yaml = program_to_yaml(r.program, head);

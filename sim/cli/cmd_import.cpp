@@ -39,10 +39,11 @@ void import_torch_ranks(const ImportArgs& a, const wl::TorchImportOptions& o) {
     const wl::TorchImportResult& x = r.ranks[i];
     const wl::RankKernels& e = r.program.rank_kernels[i];
     std::cerr << fmt::format(
-        "{}: rank {}, start {:.1f} us: {} kernels: {} GEMMs, {} collectives, {} measured; {} event / {} "
-        "inferred cross-stream dependencies; {} unmapped{}\n",
-        r.files[i], e.rank, e.start_us, e.kernels.size(), x.gemms, x.collectives, x.measured, x.event_edges,
-        x.inferred_edges, x.unmapped.size(), x.unmapped.empty() ? "" : ":");
+        "{}: rank {}, start {:.1f} us: {} kernels: {} GEMMs, {} collectives, {} measured; cross-stream "
+        "dependencies: {} exact, {} inferred, {} waits unresolved, {} within one stream; {} unmapped{}\n",
+        r.files[i], e.rank, e.start_us, e.kernels.size(), x.gemms, x.collectives, x.measured,
+        x.dependencies.exact, x.dependencies.inferred, x.dependencies.unresolved, x.dependencies.same_stream,
+        x.unmapped.size(), x.unmapped.empty() ? "" : ":");
     for (const auto& u : x.unmapped) std::cerr << "  " << u << "\n";
   }
   std::cerr << fmt::format("{} ranks on {} streams; measured step {:.1f} us (all ranks)\n", r.ranks.size(),

@@ -83,12 +83,13 @@ TEST_F(TorchRanksCli, FsdpBothRanksRunTogetherAndTheStepMovesBySkew) {
 
   // The later rank starts 1 ms later still: every collective waits for it, so the step grows by
   // the added skew, less at most the slack the later rank had before (its own step ends no
-  // later than the step), and never by more than the skew.
+  // later than the step). It may grow a little more: the delayed collectives now overlap other
+  // kernels than before and interfere with them (a few percent of the skew, not a second skew).
   const int late = s1 >= s0 ? 1 : 0;
   const double skew = 1000;
   const std::string shifted = write("shifted.yaml", with_start(yaml, late, std::max(s0, s1) + skew));
   const Step moved = run(shifted, "");
-  EXPECT_LE(moved.us - all.us, skew * 1.01) << moved.us << " vs " << all.us;
+  EXPECT_LE(moved.us - all.us, skew * 1.05) << moved.us << " vs " << all.us;
   EXPECT_GE(moved.us - all.us, skew * 0.9) << moved.us << " vs " << all.us;
 }
 

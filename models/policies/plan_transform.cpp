@@ -17,6 +17,14 @@ bool runs_on(wl::CollectiveImpl impl, wl::CollectiveOp op, bool engines_reduce) 
 
 }  // namespace
 
+bool launch_plan_may_change(const wl::Program& program, const LaunchPlan& plan) {
+  if (plan.comm_first || plan.gemm_cus || plan.comm_cus || plan.comm_impl != wl::CollectiveImpl::cu)
+    return true;
+  const int urgent = std::max(plan.gemm_priority, plan.comm_priority);
+  return std::any_of(program.streams.begin(), program.streams.end(),
+                     [&](const wl::ProgramStream& s) { return s.priority < urgent; });
+}
+
 wl::Program apply_launch_plan(const wl::Program& program, const LaunchPlan& plan, bool engines_reduce) {
   wl::Program p = program;
   if (plan.comm_first) {

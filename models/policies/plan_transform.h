@@ -19,6 +19,10 @@
 
 namespace c3sim::models {
 
+// False only when apply_launch_plan would return `program` as it is: no reordering, no CU masks,
+// no collective implementation change, and every stream already at least as urgent as the plan
+// asks. Conservative (true when unsure).
+bool launch_plan_may_change(const wl::Program& program, const LaunchPlan& plan);
 wl::Program apply_launch_plan(const wl::Program& program, const LaunchPlan& plan,
                               bool engines_reduce = false);
 

@@ -37,6 +37,11 @@ TransformEntry launch_plan_entry(const PairPolicyFamily& family) {
     const wl::Scenario pair = representative_pair(p).value_or(wl::Scenario{});
     return apply_launch_plan(p, policy->plan(PolicyContext{spec, pair, 0, 0}), spec.dma.reduce_bw > 0);
   };
+  e.unchanged = [head = e.name](const wl::Program& p, std::optional<int> arg, const hw::NodeSpec& spec) {
+    const auto policy = make_policy(PolicyStep{head, arg}, spec, p.location);
+    const wl::Scenario pair = representative_pair(p).value_or(wl::Scenario{});
+    return !launch_plan_may_change(p, policy->plan(PolicyContext{spec, pair, 0, 0}));
+  };
   if (family.takes_cus) {
     e.sweep = [head = e.name, floor = family.sweep_floor](const hw::NodeSpec& spec) {
       std::vector<std::string> out;
@@ -267,6 +272,15 @@ Decision TransformRegistry::decide(const PolicyName& name, const wl::Program& pr
 Decision TransformRegistry::decide(const std::string& name, const wl::Program& program, ProgramSimulator& sim,
                                    const SourceLocation& where) const {
   return decide(parse(name, where), program, sim, where);
+}
+
+bool TransformRegistry::leaves_unchanged(const PolicyName& name, const wl::Program& program,
+                                         const hw::NodeSpec& spec) const {
+  if (!name.is_concrete()) return false;
+  return std::all_of(name.steps.begin(), name.steps.end(), [&](const PolicyStep& step) {
+    const TransformEntry* e = find(step.head);
+    return e != nullptr && e->unchanged && e->unchanged(program, step.arg, spec);
+  });
 }
 
 bool TransformRegistry::decides(const PolicyName& name) const {

@@ -44,6 +44,10 @@ struct TransformEntry {
   // Set instead of `apply` by policies that decide from simulation (isolated times, trial runs):
   // the program under the policy's choice on this simulator. `arg` as for `apply`.
   std::function<Decision(const wl::Program&, std::optional<int> arg, ProgramSimulator&)> decide;
+  // Optional, beside `apply`: true when `apply` would return the program as it is (`base` on a
+  // program whose streams already have what its plan sets), so a run can simulate the program
+  // itself instead of a copy (a 10^5-kernel program's copy is tens of MB). False = may change it.
+  std::function<bool(const wl::Program&, std::optional<int> arg, const hw::NodeSpec&)> unchanged;
   // Full policy names a `<name>_best` sweep tries on this hardware; empty function = no sweep.
   std::function<std::vector<std::string>(const hw::NodeSpec&)> sweep;
   // Part of `all`: the plain name, or for an entry with an argument its `_best` sweep.
@@ -87,6 +91,9 @@ public:
                                 const SourceLocation& where = {}) const;
   [[nodiscard]] Decision decide(const std::string& name, const wl::Program& program, ProgramSimulator& sim,
                                 const SourceLocation& where = {}) const;
+  // Whether every step of a concrete `name` leaves `program` as it is (each entry's `unchanged`).
+  [[nodiscard]] bool leaves_unchanged(const PolicyName& name, const wl::Program& program,
+                                      const hw::NodeSpec& spec) const;
   // Whether a step of `name` decides from simulation (its entry's `decide`).
   [[nodiscard]] bool decides(const PolicyName& name) const;
   // The names `all` stands for (entries marked in_all), table order.

@@ -13,6 +13,10 @@ ProgramResult run_program_policy(ProgramSimulator& sim, const TransformRegistry&
                                  engine::TraceRecorder* trace, bool attribution) {
   const PolicyName name = registry.parse(policy, program.location);
   if (name.is_concrete()) {
+    if (registry.leaves_unchanged(name, program, sim.spec())) {
+      registry.check(name, sim.spec(), program.location);
+      return sim.run(program, policy, &program, trace, attribution);
+    }
     Decision d = registry.decide(name, program, sim, program.location);
     ProgramResult r = sim.run(d.program, policy, &program, trace, attribution);
     r.chosen = std::move(d.chosen);

@@ -76,6 +76,28 @@ TEST(TransformRegistry, PairPoliciesTransformTheProgram) {
   EXPECT_EQ(dma.stream("comm_stream")->priority, 1);
 }
 
+// `leaves_unchanged` lets a run simulate the program itself instead of a copy, so it must never
+// claim a policy leaves a program alone when applying it changes something: where it says so,
+// the applied program writes the same YAML; where the plan reorders, masks, raises a priority or
+// moves the collective to the copy engines, it says "may change".
+TEST(TransformRegistry, LeavesUnchangedOnlyWhereApplyingChangesNothing) {
+  const TransformRegistry r = builtin_transforms();
+  const wl::Program pair = wl::program_from_scenario(*wl::find_paper_scenario("cb1_896M_ag"));
+  const SourceLocation here{"cmd", 1, 1};
+  ASSERT_TRUE(r.leaves_unchanged(r.parse("base", here), pair, mi300x()));
+  EXPECT_EQ(wl::programs_to_yaml({r.apply("base", pair, mi300x())}), wl::programs_to_yaml({pair}));
+  for (const char* changing : {"sp", "prio", "rp:64", "dma", "base+sp"}) {
+    EXPECT_FALSE(r.leaves_unchanged(r.parse(changing, here), pair, mi300x())) << changing;
+    EXPECT_NE(wl::programs_to_yaml({r.apply(changing, pair, mi300x())}), wl::programs_to_yaml({pair}))
+        << changing;
+  }
+  EXPECT_FALSE(r.leaves_unchanged(r.parse("rp_best", here), pair, mi300x()));  // a sweep, not one program
+  // Runs through either path give the same step.
+  ProgramSimulator sim(mi300x());
+  EXPECT_DOUBLE_EQ(run_program_policy(sim, r, pair, "base").step_us,
+                   sim.run(r.apply("base", pair, mi300x()), "base").step_us);
+}
+
 constexpr const char* kDependent = R"(program:
   name: dep
   streams: [{name: compute}, {name: comm}]

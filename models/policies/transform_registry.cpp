@@ -21,6 +21,14 @@ constexpr std::string_view kBest = "_best";
 
 bool ends_with_best(std::string_view name) { return name.size() > kBest.size() && name.ends_with(kBest); }
 
+// The launch plan family `head` gives `p`'s representative pair on this hardware.
+LaunchPlan family_plan(const std::string& head, const wl::Program& p, std::optional<int> arg,
+                       const hw::NodeSpec& spec) {
+  const auto policy = make_policy(PolicyStep{head, arg}, spec, p.location);
+  const wl::Scenario pair = representative_pair(p).value_or(wl::Scenario{});
+  return policy->plan(PolicyContext{spec, pair, 0, 0});
+}
+
 // A pair policy family (models/policies/policy.h) as a program transformation: its LaunchPlan applied to
 // the program. make_policy checks the argument (CU mask granularity, leaves CUs for the GEMM).
 TransformEntry launch_plan_entry(const PairPolicyFamily& family) {
@@ -33,14 +41,10 @@ TransformEntry launch_plan_entry(const PairPolicyFamily& family) {
     (void)make_policy(PolicyStep{head, takes_cus ? std::optional<int>(arg) : std::nullopt}, spec, where);
   };
   e.apply = [head = e.name](const wl::Program& p, std::optional<int> arg, const hw::NodeSpec& spec) {
-    const auto policy = make_policy(PolicyStep{head, arg}, spec, p.location);
-    const wl::Scenario pair = representative_pair(p).value_or(wl::Scenario{});
-    return apply_launch_plan(p, policy->plan(PolicyContext{spec, pair, 0, 0}), spec.dma.reduce_bw > 0);
+    return apply_launch_plan(p, family_plan(head, p, arg, spec), spec.dma.reduce_bw > 0);
   };
   e.unchanged = [head = e.name](const wl::Program& p, std::optional<int> arg, const hw::NodeSpec& spec) {
-    const auto policy = make_policy(PolicyStep{head, arg}, spec, p.location);
-    const wl::Scenario pair = representative_pair(p).value_or(wl::Scenario{});
-    return !launch_plan_may_change(p, policy->plan(PolicyContext{spec, pair, 0, 0}));
+    return !launch_plan_may_change(p, family_plan(head, p, arg, spec));
   };
   if (family.takes_cus) {
     e.sweep = [head = e.name, floor = family.sweep_floor](const hw::NodeSpec& spec) {

@@ -12,7 +12,10 @@ DmaCopy::DmaCopy(engine::Simulation& sim, const NodeResources& res, const hw::No
 
 void DmaCopy::start(std::function<void(TimePs)> done) {
   done_ = std::move(done);
-  sim_.after(s_to_ps(spec_.model.dma.submit_latency), [this] {
+  // Host submission, then the engine's descriptor fetch before its first byte (as each transfer of
+  // a DMA collective pays it), then the copy and the host-seen completion.
+  const double before_first_byte = spec_.model.dma.submit_latency + spec_.model.dma.engine_start_latency;
+  sim_.after(s_to_ps(before_first_byte), [this] {
     const MemoryResources& m = res_.memory(KernelClass::comm);
     engine::FlowSpec f;
     f.work = static_cast<double>(copy_.bytes);
@@ -26,7 +29,8 @@ void DmaCopy::start(std::function<void(TimePs)> done) {
     if (m.llc >= 0) f.demands.push_back({m.llc, 2.0});
     f.demands.push_back({m.hbm, 2.0});
     res_.add_power_demand(f.demands);
-    const TimePs began = sim_.now();
+    // The engine is busy from its descriptor fetch on (the collectives' trace spans begin there too).
+    const TimePs began = sim_.now() - s_to_ps(spec_.model.dma.engine_start_latency);
     sim_.start_flow(std::move(f), [this, began](TimePs now) {
       if (engine::TraceRecorder* tr = sim_.trace()) {
         tr->span("gpu0", engine::TraceTrack::dma_engine(0), label_, began, now,

@@ -84,6 +84,28 @@ TEST(ProgramSimulator, DependenciesAndStreamOrderHold) {
   }
 }
 
+// One host-driven copy to a peer, alone: host submission, the engine's start (descriptor fetch to
+// first byte), the bytes at the engine's rate (46 GB/s, below the 48 GB/s link), the host-seen
+// completion, as each transfer of a DMA collective pays them (the preset's 3.4 + 2.3 + 2.3 us).
+TEST(ProgramSimulator, ADmaCopyPaysSubmissionEngineStartAndCompletion) {
+  const hw::NodeSpec spec = hw::load_hardware("mi300x");
+  ProgramSimulator prog(spec);
+  const wl::Program p = wl::load_programs_string(R"(program:
+  name: one_copy
+  streams: [{name: s}]
+  kernels:
+    - {name: cp, stream: s, dma_copy: {bytes: 1 MiB, to_peer: true}}
+)",
+                                                 "copy.yaml")[0];
+  const hw::DmaModel& dm = spec.model.dma;
+  ASSERT_GT(dm.engine_start_latency, 0);
+  ASSERT_LT(dm.engine_bw, spec.model.collective.link_bw);
+  const double expected_us =
+      (dm.submit_latency + dm.engine_start_latency + double(1 << 20) / dm.engine_bw + dm.completion_latency) *
+      1e6;
+  EXPECT_NEAR(prog.isolated_us(p, 0), expected_us, 1e-6 * expected_us);
+}
+
 // A serial chain on one stream: the ideal critical path is the sum of isolated times plus the
 // launch gaps that are not hidden behind running kernels (here none are exposed: each kernel is
 // launched long before its predecessor ends), and the run equals it (nothing co-runs).

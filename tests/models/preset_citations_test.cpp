@@ -15,9 +15,11 @@
 
 #include "hardware/hardware_fields.h"
 #include "hardware/hardware_loader.h"
+#include "models/program/program_simulator.h"
 #include "models/run/c3_simulator.h"
 #include "sim/base/strict_yaml.h"
 #include "workloads/measurement.h"
+#include "workloads/program_io.h"
 
 namespace c3sim::models {
 namespace {
@@ -185,8 +187,43 @@ protected:
         c.what = fmt::format("{} iso_coll {} {} x{}{}", name, wl::to_string(coll.op),
                              format_bytes_binary(coll.bytes), gpus,
                              workgroups ? fmt::format(" {} CTA", *workgroups) : std::string());
+      } else if (kind == "dma_over_cu") {
+        // The DMA collective's time over the CU (library) collective's, both alone, as Fig. 9 of the
+        // main paper and AMD-DMA-Latte compare them.
+        wl::Collective coll;
+        coll.op = *wl::parse_collective_op(e.string("op"));
+        coll.bytes = static_cast<std::int64_t>(e.quantity("bytes", Dimension::bytes));
+        const auto gpus = static_cast<int>(e.integer("gpus"));
+        coll.impl = wl::CollectiveImpl::cu;
+        const double cu_us = sim.iso_coll(coll, gpus).time_us;
+        coll.impl = wl::CollectiveImpl::dma;
+        const double dma_us = sim.iso_coll(coll, gpus).time_us;
+        c.unit = e.string("unit");
+        c.value = dma_us / cu_us;
+        c.measured = e.number("measured");
+        c.what = fmt::format("{} dma/cu {} {} x{}", name, wl::to_string(coll.op),
+                             format_bytes_binary(coll.bytes), gpus);
+      } else if (kind == "dma_copy_overhead") {
+        // One host-driven copy to a peer on one engine, alone: the share of its time the engine is
+        // not moving bytes (engine start plus bytes at the engine's rate), as AMD-DMA-Latte's phase
+        // breakdown of a single copy reports it.
+        const auto bytes = static_cast<std::int64_t>(e.quantity("bytes", Dimension::bytes));
+        const wl::Program copy = wl::load_programs_string(
+            fmt::format("program:\n  name: copy\n  streams: [{{name: s}}]\n  kernels:\n"
+                        "    - {{name: cp, stream: s, dma_copy: {{bytes: {}, to_peer: true}}}}\n",
+                        bytes),
+            "copy.yaml")[0];
+        const hw::NodeSpec& spec = preset(name);
+        ProgramSimulator program_sim(spec);
+        const double total_s = program_sim.isolated_us(copy, 0) * 1e-6;
+        const double copying_s =
+            spec.model.dma.engine_start_latency + double(bytes) / spec.model.dma.engine_bw;
+        c.unit = e.string("unit");
+        c.value = 1.0 - copying_s / total_s;
+        c.measured = e.number("measured");
+        c.what = fmt::format("{} dma copy to a peer {}, not copying", name, format_bytes_binary(bytes));
       } else {
-        e.fail("kind", "iso_gemm or iso_coll");
+        e.fail("kind", "iso_gemm, iso_coll, dma_over_cu or dma_copy_overhead");
       }
       c.source = e.string("source");
       c.known_gap = e.optional_string("known_gap");

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <limits>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -55,14 +54,7 @@ std::vector<std::int64_t> parse_sizes(const std::string& text, const SourceLocat
   return out;
 }
 
-// a x b, or an InputError naming `option` when it leaves int64 or exceeds `limit`.
-std::int64_t product(std::int64_t a, std::int64_t b, std::int64_t limit, const SourceLocation& where,
-                     const std::string& option, const char* what) {
-  if (a > limit / b) option_error(where, option, fmt::format("{} exceed {}", what, limit));
-  return a * b;
-}
-
-std::string lowercase_name(DlrmInteraction i) { return i == DlrmInteraction::dcn ? "dcnv2" : "dot"; }
+std::string interaction_name(DlrmInteraction i) { return i == DlrmInteraction::dcn ? "dcnv2" : "dot"; }
 
 // Parameter elements of linear layers in -> widths[0] -> widths[1] ... (weights and biases).
 std::int64_t mlp_parameters(std::int64_t in, const std::vector<std::int64_t>& widths) {
@@ -204,20 +196,28 @@ void validate(const DlrmConfig& c, const SourceLocation& where) {
                              c.dim));
   }
   if (c.top_mlp.empty()) option_error(where, "top-mlp", "empty");
-  const std::int64_t e = dtype_bytes(c.dtype);
-  // Every byte count below stays within a collective's limit; GEMM sides within kMaxGemmDim.
-  const std::int64_t global =
-      product(c.batch_per_gpu, c.gpus, kMaxCollectiveBytes, where, "batch", "batch x GPUs");
-  const std::int64_t row_bytes = c.dim * e;
-  std::int64_t pooled = 0;
-  for (const std::int64_t p : c.pooling) pooled += 2 * p + 1;  // the larger (backward) formula
-  const std::int64_t per_sample =
-      product(pooled, row_bytes, kMaxCollectiveBytes, where, "pooling", "embedding bytes");
-  (void)product(global, per_sample, kMaxCollectiveBytes, where, "batch", "embedding bytes per GPU");
+  // Sizes the step is built from, in double (exact enough to compare; no int64 overflow): every
+  // kernel's bytes within a collective's limit, every GEMM within the GEMM limits.
+  const auto at_most = [&](double value, std::int64_t limit, const char* option, const char* what) {
+    if (value > static_cast<double>(limit)) {
+      option_error(where, option, fmt::format("{} ({:.3g}) exceed {}", what, value, limit));
+    }
+  };
+  const double e = dtype_bytes(c.dtype);
+  const double b = static_cast<double>(c.batch_per_gpu);
+  const double global = b * c.gpus;
+  const double d = static_cast<double>(c.dim);
+  double rows = 0;
+  for (const std::int64_t p : c.pooling) rows += 2.0 * static_cast<double>(p) + 1;  // the backward's
+  at_most(global * d * e * rows, kMaxCollectiveBytes, "batch", "embedding bytes per GPU");
+  at_most(b * c.tables() * d * e, kMaxCollectiveBytes, "batch", "all-to-all bytes");
   const std::int64_t width = c.interaction_width();
-  if (width > kMaxGemmDim)
+  if (width > kMaxGemmDim) {
     option_error(where, "tables", fmt::format("interaction width {} exceeds {}", width, kMaxGemmDim));
-  (void)product(c.batch_per_gpu, width * e * 6, kMaxCollectiveBytes, where, "batch", "interaction bytes");
+  }
+  const double w = static_cast<double>(width);
+  const double features = (c.tables() + 1.0) * d;  // the interaction's inputs per sample
+  at_most(b * e * std::max(6 * w, w + 2 * features), kMaxCollectiveBytes, "batch", "interaction bytes");
   // The all-to-all's output splits into one whole-element block per GPU.
   const std::int64_t elements = c.batch_per_gpu * c.tables() * c.dim;
   if (elements % c.gpus != 0) {
@@ -225,13 +225,22 @@ void validate(const DlrmConfig& c, const SourceLocation& where) {
                  fmt::format("the all-to-all's {} elements (batch x tables x dim) do not split over {} GPUs",
                              elements, c.gpus));
   }
-  for (const std::int64_t w : c.top_mlp) {
-    (void)product(std::max(w, width), c.batch_per_gpu, kMaxGemmOutputElements, where, "top-mlp",
-                  "GEMM outputs");
+  // Each linear layer in -> out: forward out x batch, input gradient in x batch, weight gradient
+  // in x out output elements.
+  const auto linear = [&](double in, double out, const char* option) {
+    at_most(std::max({out * b, in * b, in * out}), kMaxGemmOutputElements, option, "GEMM output elements");
+  };
+  double in = static_cast<double>(c.dense_features);
+  for (const std::int64_t layer : c.bottom_mlp) {
+    linear(in, static_cast<double>(layer), "bottom-mlp");
+    in = static_cast<double>(layer);
   }
-  for (const std::int64_t w : c.bottom_mlp) {
-    (void)product(w, c.batch_per_gpu, kMaxGemmOutputElements, where, "bottom-mlp", "GEMM outputs");
+  in = w;
+  for (const std::int64_t layer : c.top_mlp) {
+    linear(in, static_cast<double>(layer), "top-mlp");
+    in = static_cast<double>(layer);
   }
+  if (c.interaction == DlrmInteraction::dcn) linear(w, static_cast<double>(c.dcn_rank), "batch");
 }
 
 std::vector<std::vector<int>> dlrm_table_shards(const DlrmConfig& c) {
@@ -277,7 +286,7 @@ Program dlrm_step_program(const DlrmConfig& c) {
   const auto gemm = [&](const std::string& tag, std::int64_t m, std::int64_t n, std::int64_t k) {
     return Gemm{tag, m, n, k, c.dtype, source};
   };
-  ProgramBuilder pb(fmt::format("dlrm_{}_{}gpu_b{}", lowercase_name(c.interaction), c.gpus, b),
+  ProgramBuilder pb(fmt::format("dlrm_{}_{}gpu_b{}", interaction_name(c.interaction), c.gpus, b),
                     fmt::format("{} training step, {} tables table-wise over {} GPUs, batch {} per GPU",
                                 source, c.tables(), c.gpus, b),
                     c.gpus, {"emb", "a2a", "bottom", "top", "ar"});

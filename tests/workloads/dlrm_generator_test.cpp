@@ -182,6 +182,8 @@ TEST(DlrmGenerator, BadOptionsNameTheOption) {
        "batch"},
       // 2^24 samples x 8 GPUs x 26 tables x (2 x 65536 + 1) rows x 512 B is far beyond 2^50 B.
       {{{"batch", "16777216"}, {"pooling", "65536"}}, "batch"},
+      // A 131072-wide layer over 2^20 samples: 2^37 output elements, beyond the GEMM limit 2^36.
+      {{{"batch", "1048576"}, {"top-mlp", "131072,1"}}, "top-mlp"},
   };
   for (const auto& [options, key] : cases) {
     try {

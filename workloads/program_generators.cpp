@@ -6,57 +6,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "workloads/dlrm_generator.h"
 #include "workloads/input_limits.h"
+#include "workloads/program_builder.h"
 
 namespace c3sim::wl {
 
 namespace {
-
-// Builds a program kernel by kernel in host launch order.
-class ProgramBuilder {
-public:
-  ProgramBuilder(std::string name, std::string source, int gpus, std::vector<std::string> streams) {
-    p_.name = std::move(name);
-    p_.source = std::move(source);
-    p_.gpus = gpus;
-    for (auto& s : streams) p_.streams.push_back(ProgramStream{std::move(s), 0, std::nullopt, {}});
-  }
-  void gemm(const std::string& name, const std::string& stream, Gemm g, std::vector<std::string> after = {}) {
-    ProgramKernel k = base(name, stream, std::move(after));
-    k.kind = KernelKind::gemm;
-    k.gemm = std::move(g);
-    p_.kernels.push_back(std::move(k));
-  }
-  void collective(const std::string& name, const std::string& stream, CollectiveOp op, std::int64_t bytes,
-                  std::vector<std::string> after = {}) {
-    ProgramKernel k = base(name, stream, std::move(after));
-    k.kind = KernelKind::collective;
-    k.collective = Collective{op, bytes, CollectiveImpl::cu, std::nullopt};
-    p_.kernels.push_back(std::move(k));
-  }
-  void memory(const std::string& name, const std::string& stream, std::int64_t bytes,
-              std::vector<std::string> after = {}) {
-    ProgramKernel k = base(name, stream, std::move(after));
-    k.kind = KernelKind::memory;
-    k.memory.bytes = bytes;
-    p_.kernels.push_back(std::move(k));
-  }
-  Program done() {
-    validate_program(p_);
-    return p_;
-  }
-
-private:
-  static ProgramKernel base(const std::string& name, const std::string& stream,
-                            std::vector<std::string> after) {
-    ProgramKernel k;
-    k.name = name;
-    k.stream = stream;
-    k.after = std::move(after);
-    return k;
-  }
-  Program p_;
-};
 
 std::string lowercase(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -232,6 +188,12 @@ Program generate_program(const std::string& kind, const std::string& model, int 
                          const SourceLocation& where) {
   if (kind == "fsdp-layer") return fsdp_layer_program(transformer_named(model, where));
   if (kind == "tp-block") return tp_block_program(transformer_named(model, where), tp);
+  if (kind == "dlrm") {
+    if (!model.empty() && model != "dlrm-dcnv2") {
+      throw InputError(where, "model", fmt::format("unknown DLRM model '{}' (dlrm-dcnv2)", model));
+    }
+    return dlrm_step_program(mlperf_dlrm_dcnv2());
+  }
   if (kind == "moe-layer") {
     if (!model.empty() && model != "mixtral-8x7b") {
       throw InputError(where, "model", fmt::format("unknown MoE model '{}' (mixtral-8x7b)", model));
@@ -239,7 +201,7 @@ Program generate_program(const std::string& kind, const std::string& model, int 
     return moe_layer_program(mixtral_8x7b());
   }
   throw InputError(where, "kind",
-                   fmt::format("unknown program kind '{}' (fsdp-layer, tp-block, moe-layer)", kind));
+                   fmt::format("unknown program kind '{}' (fsdp-layer, tp-block, moe-layer, dlrm)", kind));
 }
 
 }  // namespace c3sim::wl

@@ -50,9 +50,10 @@ Program moe_layer_program(const MoeConfig& config);
 // all-to-all-v). Throws InputError at `where` (key "imbalance") for a bad list.
 Program with_moe_imbalance(Program moe, const std::vector<double>& factors, const SourceLocation& where);
 
-// A generated program by kind ("fsdp-layer", "tp-block", "moe-layer") and model name ("" = the
-// kind's default: llama-70b; mixtral-8x7b for moe-layer); `tp` is tp-block's degree. What
-// `c3sim generate` writes and the Python module's generate() returns. Throws InputError at
+// A generated program by kind ("fsdp-layer", "tp-block", "moe-layer", "dlrm") and model name ("" =
+// the kind's default: llama-70b; mixtral-8x7b for moe-layer; dlrm-dcnv2, the MLPerf reference, for
+// dlrm, whose other configurations come from workloads/dlrm_generator.h's options); `tp` is tp-block's
+// degree. What `c3sim generate` writes and the Python module's generate() returns. Throws InputError at
 // `where` (key "kind" or "model") for an unknown kind or a model the kind does not know.
 Program generate_program(const std::string& kind, const std::string& model, int tp,
                          const SourceLocation& where);

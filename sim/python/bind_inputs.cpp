@@ -198,8 +198,9 @@ void bind_inputs(py::module_& m) {
       },
       py::arg("kind"), py::arg("model") = "", py::arg("tp") = 8,
       "A program generated from a model configuration, as `c3sim generate` writes it: kind "
-      "'fsdp-layer' | 'tp-block' | 'moe-layer'; model 'llama-70b' (default) | 'llama-405b' "
-      "('mixtral-8x7b' for moe-layer); tp: tp-block's tensor-parallel degree.");
+      "'fsdp-layer' | 'tp-block' | 'moe-layer' | 'dlrm'; model 'llama-70b' (default) | 'llama-405b' "
+      "('mixtral-8x7b' for moe-layer; dlrm: the MLPerf DLRM-dcnv2 reference step); tp: tp-block's "
+      "tensor-parallel degree.");
 }
 
 }  // namespace c3sim::python

@@ -17,6 +17,7 @@
 #include "models/run/program_runner.h"
 #include "sim/base/input_file.h"
 #include "sim/base/strict_yaml.h"
+#include "workloads/dlrm_generator.h"
 #include "workloads/input_limits.h"
 #include "workloads/paper_catalog.h"
 #include "workloads/program_generators.h"
@@ -149,11 +150,24 @@ wl::Program generated_program(StrictMap& item) {
   const std::int64_t tp = item.optional_integer("tp").value_or(8);
   if (tp < 1 || tp > kMaxTp) item.fail("tp", fmt::format("must be in 1..{}", kMaxTp));
   if (item.has("tp") && kind != "tp-block") item.fail("tp", "only tp-block takes `tp`");
+  // dlrm's options (`batch: 4096`, `pooling: "1,2,..."`), as `c3sim generate dlrm --NAME VALUE`.
+  std::vector<wl::DlrmOption> dlrm;
+  for (const auto& name : wl::dlrm_option_names()) {
+    if (!item.has(name)) continue;
+    if (kind != "dlrm") item.fail(name, fmt::format("only dlrm takes `{}`", name));
+    dlrm.push_back({name, item.string(name)});
+  }
   wl::Program p;
   try {
     p = wl::generate_program(kind, model, static_cast<int>(tp), item.location("generate"));
+    if (kind == "dlrm") p = wl::dlrm_step_program(wl::dlrm_config(dlrm, item.location("generate")));
   } catch (const InputError& e) {
-    const std::string key = e.key() == "model" ? "model" : e.key() == "kind" ? "generate" : "tp";
+    const auto& names = wl::dlrm_option_names();
+    const bool dlrm_key = std::find(names.begin(), names.end(), e.key()) != names.end();
+    const std::string key = dlrm_key             ? e.key()
+                            : e.key() == "model" ? "model"
+                            : e.key() == "kind"  ? "generate"
+                                                 : "tp";
     throw InputError(item.location(item.has(key) ? key : "generate"), item.qualified(key), e.problem());
   }
   p.location = item.location();
@@ -163,7 +177,8 @@ wl::Program generated_program(StrictMap& item) {
 }
 
 // `programs:`: each entry `{file: PATH}` (every program of a program file, relative to the sweep
-// file) or `{generate: KIND, model: NAME, tp: N}`. Program names are unique across the sweep.
+// file) or `{generate: KIND, model: NAME, tp: N}` (dlrm: its options, `{generate: dlrm, batch: N}`). Program
+// names are unique across the sweep.
 std::vector<wl::Program> resolve_programs(StrictMap& root, const std::string& base_dir,
                                           std::vector<std::string>* inputs) {
   std::vector<wl::Program> out;

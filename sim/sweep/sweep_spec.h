@@ -7,6 +7,7 @@
 //   scenario_file: more.yaml          # optional, scenario YAML (relative to the sweep file)
 //   programs:                         # optional, programs (docs/programs.md)
 //     - {generate: fsdp-layer, model: llama-70b}   # `c3sim generate`'s kinds, --model, --tp
+//     - {generate: dlrm, batch: 4096}              # dlrm: its options (workloads/dlrm_generator.h)
 //     - {file: programs/chain.yaml}                # every program of a program file
 //   policies: [base, prio, dma]       # any c3sim run policy, incl. rp_best
 //   grid:                             # cartesian product of every list

@@ -1,8 +1,10 @@
-// The fused_step record (c3bench sweep --what fused_a2a): round trip and strict reading of its
-// fields.
+// The fused_step record (c3bench sweep --what fused_a2a): round trip, strict reading of its fields,
+// and the committed 2 x H200 measurement read back whole.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <tuple>
 
 #include "workloads/measurement.h"
 
@@ -73,6 +75,44 @@ TEST(FusedStepRecord, RejectsUnknownVariantAndStepNamingTheLine) {
   std::string step = good;
   step.replace(step.find("embedding_all_to_all"), 20, "gemm_reduce_scatter_");
   EXPECT_THROW((void)read_measurements_string(step, "fused.jsonl"), InputError);
+}
+
+// The committed measurement (hardware/measurements/fused_2gpu/): every fused output matched the
+// bulk step's word for word; each record's bytes are batch x tables x dim x 4 (fp32); the bulk
+// step takes at least its lookup alone (it runs the lookup, then the all-to-all, on one stream);
+// and at its best chunk size the fused step is shorter than the bulk one at every size.
+TEST(FusedStepRecord, CommittedH200x2MeasurementIsConsistent) {
+  const auto records =
+      read_measurements(std::string(C3SIM_SOURCE_DIR) + "/hardware/measurements/fused_2gpu/fused_2gpu.jsonl");
+  using Size = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
+  std::map<Size, double> bulk, best_fused;
+  std::map<Size, int> bulk_tile;
+  std::map<std::tuple<Size, int>, double> lookup;
+  int fused = 0;
+  for (const Record& rec : records) {
+    const auto* r = std::get_if<FusedStepRecord>(&rec);
+    if (r == nullptr) continue;
+    EXPECT_EQ(r->bytes, r->batch * r->tables * r->dim * 4);
+    const Size size{r->batch, r->tables, r->dim, r->pooling};
+    if (r->variant == "fused") {
+      ++fused;
+      EXPECT_EQ(r->extra.at("verified_wrong_words").get<std::uint64_t>(), 0u);
+      const auto it = best_fused.find(size);
+      best_fused[size] = it == best_fused.end() ? r->time_us : std::min(it->second, r->time_us);
+    } else if (r->variant == "bulk") {
+      bulk[size] = r->time_us;
+      bulk_tile[size] = r->extra.at("lookup_tile").get<int>();
+    } else if (r->variant == "lookup") {
+      ASSERT_TRUE(r->chunk.has_value());
+      lookup[{size, *r->chunk}] = r->time_us;
+    }
+  }
+  EXPECT_EQ(fused, 35);  // 5 sizes x 7 chunk sizes
+  ASSERT_EQ(bulk.size(), 5u);
+  for (const auto& [size, t] : bulk) {
+    EXPECT_GE(t, lookup.at({size, bulk_tile.at(size)}));
+    EXPECT_LT(best_fused.at(size), t);
+  }
 }
 
 }  // namespace

@@ -214,6 +214,33 @@ IsoCopyRecord read_iso_copy(StrictJsonObject& o) {
   return r;
 }
 
+FusedStepRecord read_fused_step(StrictJsonObject& o) {
+  FusedStepRecord r;
+  r.step = o.string("step");
+  if (r.step != "embedding_all_to_all") {
+    o.fail("step", fmt::format("unknown fused step '{}' (embedding_all_to_all)", r.step));
+  }
+  r.variant = o.string("variant");
+  if (r.variant != "lookup" && r.variant != "all_to_all" && r.variant != "bulk" && r.variant != "fused") {
+    o.fail("variant", fmt::format("unknown variant '{}' (lookup, all_to_all, bulk, fused)", r.variant));
+  }
+  r.gpus = gpu_count(o);
+  r.batch = o.integer("batch", 1, kMaxI64);
+  r.tables = o.integer("tables", 1, kMaxI64);
+  r.dim = o.integer("dim", 1, kMaxI64);
+  r.pooling = o.integer("pooling", 1, kMaxI64);
+  r.rows = o.integer("rows", 1, kMaxI64);
+  r.dtype = o.string("dtype");
+  if (r.dtype != "fp32" && r.dtype != "bf16")
+    o.fail("dtype", fmt::format("'{}' is not fp32 or bf16", r.dtype));
+  r.bytes = o.integer("bytes", 1, kMaxI64);
+  r.chunk = optional_positive_int(o, "chunk");
+  r.time_us = o.number("time_us", 0);
+  read_spread_and_trials(o, r);
+  r.extra = o.optional_object("extra");
+  return r;
+}
+
 ProgramKernelRecord read_program_kernel(const json& j, const SourceLocation& where) {
   StrictJsonObject o(j, where);
   ProgramKernelRecord k;
@@ -379,6 +406,26 @@ json to_json(const IsoCopyRecord& r) {
   return j;
 }
 
+json to_json(const FusedStepRecord& r) {
+  json j = header("fused_step");
+  j["step"] = r.step;
+  j["variant"] = r.variant;
+  j["gpus"] = r.gpus;
+  j["batch"] = r.batch;
+  j["tables"] = r.tables;
+  j["dim"] = r.dim;
+  j["pooling"] = r.pooling;
+  j["rows"] = r.rows;
+  j["dtype"] = r.dtype;
+  j["bytes"] = r.bytes;
+  put_opt(j, "chunk", r.chunk);
+  put(j, "time_us", r.time_us);
+  put_opt(j, "spread_us", r.spread_us);
+  j["trials"] = r.trials;
+  put_nonempty(j, "extra", r.extra);
+  return j;
+}
+
 json to_json(const Record& r) {
   return std::visit([](const auto& x) { return to_json(x); }, r);
 }
@@ -391,6 +438,7 @@ const char* kind_of(const Record& r) {
     const char* operator()(const C3Record&) const { return "c3"; }
     const char* operator()(const IsoCopyRecord&) const { return "iso_copy"; }
     const char* operator()(const ProgramRecord&) const { return "program"; }
+    const char* operator()(const FusedStepRecord&) const { return "fused_step"; }
   };
   return std::visit(Kind{}, r);
 }
@@ -417,11 +465,15 @@ Record record_from_json(const json& j, const SourceLocation& where) {
     r = read_c3(o);
   } else if (kind == "iso_copy") {
     r = read_iso_copy(o);
+  } else if (kind == "fused_step") {
+    r = read_fused_step(o);
   } else if (kind == "program") {
     return read_program(j, where);  // reads (and finishes) its own copy
   } else {
-    o.fail("kind",
-           fmt::format("unknown record kind '{}' (env, iso_gemm, iso_coll, c3, iso_copy, program)", kind));
+    o.fail(
+        "kind",
+        fmt::format("unknown record kind '{}' (env, iso_gemm, iso_coll, c3, iso_copy, program, fused_step)",
+                    kind));
   }
   o.finish();
   return r;

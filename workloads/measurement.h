@@ -109,6 +109,29 @@ struct C3Record {
   SourceLocation where;
 };
 
+// {"kind":"fused_step"}: a producer kernel and the collective that consumes its output, measured
+// apart, one after the other (bulk) and as one kernel that stores its results straight into the
+// peers' receive buffers (fused) (c3bench sweep --what fused_a2a; docs/c3bench.md). The step is an
+// embedding lookup whose pooled vectors are redistributed all-to-all.
+struct FusedStepRecord {
+  std::string step = "embedding_all_to_all";
+  std::string variant;  // "lookup" (the plain lookup alone), "all_to_all" (the library's alone),
+                        // "bulk" (lookup, then all-to-all), "fused"
+  int gpus = 0;
+  std::int64_t batch = 0;    // global batch (samples); each GPU receives batch / gpus of them
+  std::int64_t tables = 0;   // embedding tables per GPU
+  std::int64_t dim = 0;      // elements per row
+  std::int64_t pooling = 0;  // rows pooled (summed) per sample and table
+  std::int64_t rows = 0;     // rows per table
+  std::string dtype = "fp32";
+  std::int64_t bytes = 0;    // per-GPU all-to-all output (batch x tables x dim x element size)
+  std::optional<int> chunk;  // samples per completion flag (fused) or per block tile (lookup)
+  double time_us = 0;        // median over trials, first launch to the step's end on every GPU
+  std::optional<double> spread_us;
+  int trials = 1;
+  nlohmann::json extra = nlohmann::json::object();  // trial_us, occupancy, verified_wrong_words, ...
+};
+
 // One kernel of a program record: when the host launched it, when it could start (dependencies
 // and stream order met), its first workgroup (or DMA transfer), its end, and its isolated time.
 struct ProgramKernelRecord {
@@ -136,7 +159,8 @@ struct ProgramRecord {
   SourceLocation where;                             // as C3Record::where
 };
 
-using Record = std::variant<EnvRecord, IsoGemmRecord, IsoCollRecord, C3Record, IsoCopyRecord, ProgramRecord>;
+using Record = std::variant<EnvRecord, IsoGemmRecord, IsoCollRecord, C3Record, IsoCopyRecord, ProgramRecord,
+                            FusedStepRecord>;
 
 nlohmann::json to_json(const EnvRecord& r);
 nlohmann::json to_json(const IsoGemmRecord& r);
@@ -144,6 +168,7 @@ nlohmann::json to_json(const IsoCollRecord& r);
 nlohmann::json to_json(const C3Record& r);
 nlohmann::json to_json(const IsoCopyRecord& r);
 nlohmann::json to_json(const ProgramRecord& r);
+nlohmann::json to_json(const FusedStepRecord& r);
 nlohmann::json to_json(const Record& r);
 
 // Parses one JSON Lines record; throws InputError naming file, line and key on any problem
@@ -161,7 +186,7 @@ std::vector<Record> read_measurements_string(const std::string& text, const std:
 // Writes records as JSON Lines, one per line, deterministic key order (nlohmann sorts keys).
 std::string to_jsonl(const std::vector<Record>& records);
 
-// "env", "iso_gemm", "iso_coll", "c3", "iso_copy" or "program".
+// "env", "iso_gemm", "iso_coll", "c3", "iso_copy", "program" or "fused_step".
 const char* kind_of(const Record& r);
 // Shortest text that reads back as exactly `v` ("0.1", "1e+300"), independent of locale.
 std::string format_double(double v);

@@ -188,6 +188,7 @@ std::vector<MeasuredTimes> Bench::measure(const std::vector<Measurement>& list, 
       for (std::size_t p = 0; p < parts.size(); ++p) parts[p].push_back(s.part_us[p]);
     }
     out[i].total = summarize(totals);
+    out[i].total_us = totals;
     for (auto& p : parts) out[i].parts.push_back(summarize(p));
     out[i].trials = trials;
   }

@@ -50,6 +50,7 @@ struct MeasuredTimes {
   std::vector<Summary> parts;
   int trials = 0;
   std::vector<TrialClocks> clocks;  // per timed trial, in the order run; empty without a probe
+  std::vector<double> total_us;     // per timed trial, in the order run
 };
 
 // How every timed trial (warm-ups included) is started, the same for isolated and concurrent
@@ -89,6 +90,9 @@ public:
   [[nodiscard]] BlasGemm& gemm() { return gemm_; }
   void prepare_collective(const CollShape& shape);
   [[nodiscard]] const CollShape& collective() const { return shape_; }
+  // The prepared collective's plain buffers, for a part that produces the collective's input
+  // itself (the fused_a2a sweep's lookup writes the send buffers the all-to-all then moves).
+  [[nodiscard]] CollBuffers& collective_buffers() { return plain_; }
 
   // Runs the collective once on poisoned receive buffers and returns the number of wrong words.
   std::uint64_t verify(const CollConfig& config);

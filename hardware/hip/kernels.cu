@@ -4,31 +4,13 @@
 #include <mutex>
 
 #include "hardware/hip/check.h"
+#include "hardware/hip/device_functions.h"
 
 namespace c3sim::bench {
 namespace {
 
 constexpr int kThreads = 256;
 constexpr unsigned kMaxBlocks = 65535u * 8u;
-
-__device__ __forceinline__ std::uint64_t device_ns() {
-#if defined(C3BENCH_AMD)
-  return wall_clock64() * 10ull;  // 100 MHz constant clock on CDNA3
-#else
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-#endif
-}
-
-__device__ __forceinline__ std::uint32_t hash_word(std::uint64_t seed, int rank, std::uint64_t i) {
-  // splitmix64 of (seed, rank, index): cheap, and no two (rank, index) pairs collide in practice.
-  std::uint64_t z = seed ^ (static_cast<std::uint64_t>(rank) << 48) ^ (i * 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return static_cast<std::uint32_t>(z);
-}
 
 __global__ void fill_words_kernel(std::uint32_t* words, std::size_t count, std::uint64_t seed, int rank,
                                   std::size_t first_word) {

@@ -298,6 +298,10 @@ struct SweepOptions {
   std::string ops = "all_gather,all_to_all";
   std::string copy_sizes = "4KiB,16KiB,64KiB,256KiB,1MiB,4MiB,16MiB,64MiB,256MiB,1GiB,4GiB";
   std::string copy_shape_sizes = "256MiB,1GiB";
+  std::string fused_sizes = "4096x8x128x8,16384x8x128x16,16384x16x256x2,32768x16x128x4,65536x8x128x32";
+  std::string fused_chunks = "1,4,16,64,256";
+  int fused_rows = bench::FusedA2aRequest{}.rows;
+  int fused_bulk_tile = bench::FusedA2aRequest{}.bulk_tile;
 };
 
 std::vector<wl::CollectiveOp> parse_ops(const std::string& s) {
@@ -348,6 +352,13 @@ int command_sweep(const CommonOptions& o, const SweepOptions& so) {
   q.ops = parse_ops(so.ops);
   q.copy_sizes = parse_sizes(so.copy_sizes, "--copy-sizes");
   q.copy_shape_sizes = parse_sizes(so.copy_shape_sizes, "--copy-shape-sizes");
+  if (std::find(q.what.begin(), q.what.end(), "fused_a2a") != q.what.end()) {
+    q.fused.sizes = bench::parse_fused_sizes(so.fused_sizes, "--fused-sizes");
+    q.fused.chunks = parse_ints(so.fused_chunks, "--fused-chunks");
+    q.fused.rows = so.fused_rows;
+    q.fused.bulk_tile = so.fused_bulk_tile;
+    bench::check_fused_request(q.fused);
+  }
   q.warmups = o.warmups;
   q.trials = o.trials;
   const bench::DmaOptions dma = dma_options(o);
@@ -457,7 +468,8 @@ int main(int argc, char** argv) {
           "--what", so.what,
           "Comma-separated: gemm_sms, gemm_sms_rest, coll_ctas, coll_partition, dma_size, dma_engines, "
           "dma_latency, copy_engine, launch, gemm_launch (the scenario GEMMs' launch beside "
-          "a running kernel, held and unheld, into the env record), or all (not gemm_launch)")
+          "a running kernel, held and unheld, into the env record), fused_a2a (embedding lookup + "
+          "all-to-all, bulk and fused into one kernel), or all (not gemm_launch, fused_a2a)")
       ->capture_default_str();
   sweep
       ->add_option("--sm-limits", so.sm_limits,
@@ -477,6 +489,23 @@ int main(int argc, char** argv) {
   sweep
       ->add_option("--copy-shape-sizes", so.copy_shape_sizes,
                    "copy_engine: sizes where streams per peer, chunks and batching are swept")
+      ->capture_default_str();
+
+  sweep
+      ->add_option("--fused-sizes", so.fused_sizes,
+                   "fused_a2a: BATCHxTABLESxDIMxPOOLING per size (global batch, fp32 tables per GPU, "
+                   "row elements, rows pooled per sample and table)")
+      ->capture_default_str();
+  sweep
+      ->add_option("--fused-chunks", so.fused_chunks,
+                   "fused_a2a: samples per completion flag of the fused kernel (and per tile of the "
+                   "lookup alone)")
+      ->capture_default_str();
+  sweep->add_option("--fused-rows", so.fused_rows, "fused_a2a: rows per embedding table")
+      ->capture_default_str();
+  sweep
+      ->add_option("--fused-bulk-tile", so.fused_bulk_tile,
+                   "fused_a2a: samples per tile of the bulk step's lookup kernel")
       ->capture_default_str();
 
   try {

@@ -14,7 +14,7 @@ namespace {
 const std::vector<std::string>& sweep_names() {
   static const std::vector<std::string> names{"gemm_sms", "gemm_sms_rest", "coll_ctas",   "coll_partition",
                                               "dma_size", "dma_engines",   "dma_latency", "copy_engine",
-                                              "launch",   "gemm_launch"};
+                                              "launch",   "gemm_launch",   "fused_a2a"};
   return names;
 }
 
@@ -201,7 +201,7 @@ void validate_sweep(const SweepRequest& request) {
       throw InputError({}, "--what",
                        "unknown sweep '" + w +
                            "' (known: gemm_sms, gemm_sms_rest, coll_ctas, coll_partition, dma_size, "
-                           "dma_engines, dma_latency, copy_engine, launch, gemm_launch, all)");
+                           "dma_engines, dma_latency, copy_engine, launch, gemm_launch, fused_a2a, all)");
     }
   }
 }
@@ -260,6 +260,12 @@ std::vector<wl::Record> run_sweeps(HardwareRunner& runner, const SweepRequest& q
     c.warmups = q.warmups;
     c.trials = q.trials;
     for (wl::Record& r : sweep_copy_engine(runner.bench(), c)) out.push_back(std::move(r));
+  }
+  if (wants(q, "fused_a2a")) {
+    FusedA2aRequest f = q.fused;
+    f.warmups = q.warmups;
+    f.trials = q.trials;
+    for (wl::Record& r : run_fused_a2a(runner, f)) out.push_back(std::move(r));
   }
   return out;
 }

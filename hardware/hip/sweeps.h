@@ -11,6 +11,9 @@
 //   dma_latency  submit and completion latency of one small peer transfer
 //   copy_engine  copies alone (iso_copy records): local, push, pull, bidirectional vs bytes, and
 //                vs streams per peer, chunks, batched submission (hardware/hip/copy_sweep.h)
+//   fused_a2a    an embedding lookup + all-to-all, bulk (kernel, then the library's all-to-all)
+//                and fused (one kernel storing into the peers' buffers; fused_a2a.h): fused_step
+//                records
 //   launch       the launch microbenchmarks (hardware/hip/launch_probe.h) with 5x the
 //                repetitions every env record gets; written into the env record
 // coll_ctas, coll_partition and dma_size run every op in `ops` (dma_size skips the reductions: engines
@@ -18,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "hardware/hip/fused_a2a.h"
 #include "hardware/hip/hardware_runner.h"
 #include "workloads/scenario.h"
 
@@ -33,6 +37,7 @@ struct SweepRequest {
   std::vector<std::int64_t> copy_sizes;        // copy_engine: per peer
   std::vector<std::int64_t> copy_shape_sizes;  // copy_engine: where streams/chunks/batching vary
   std::int64_t engine_sweep_bytes = 1ll << 30;
+  FusedA2aRequest fused;  // fused_a2a (its warmups and trials are the ones below)
   int warmups = 2;
   int trials = 5;
 };

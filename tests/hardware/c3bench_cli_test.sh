@@ -86,6 +86,20 @@ expect 2 "program files only" -- run "$src/hardware/measurements/smoke.yaml" --h
 [[ -e "$tmp/prog.jsonl" || -e "$tmp/prog.jsonl.partial" ]] && { echo "FAIL: output file left by a bad program run"; failures=$((failures + 1)); }
 expect 3 "GPU error" -- run "$prog" --hardware h200-sxm --policy base,sp,ficco:4,ficco_dma:4,dma --trials 1
 
+# The fused embedding + all-to-all sweep (hardware/hip/fused_a2a.h): its options are documented, its
+# sizes and chunks checked before any GPU call, and a valid request reaches the GPU runtime.
+expect 0 "fused_a2a" -- sweep --help
+expect 0 "fused_a2a: BATCHxTABLESxDIMxPOOLING" -- sweep --help
+expect 2 "--fused-sizes.*'16384x8x128' is not BATCHxTABLESxDIMxPOOLING" -- sweep --what fused_a2a --fused-sizes 16384x8x128
+expect 2 "--fused-sizes.*'64x8x0x2' is not" -- sweep --what fused_a2a --fused-sizes 4096x8x128x8,64x8x0x2
+expect 2 "--fused-sizes.*'4096x8x130x8': dim must be a multiple of 4" -- sweep --what fused_a2a --fused-sizes 4096x8x130x8
+expect 2 "--fused-sizes.*larger than the lookup indexes" -- sweep --what fused_a2a --fused-sizes 1048576x64x128x64
+expect 2 "--fused-chunks.*'0' is not a positive integer" -- sweep --what fused_a2a --fused-chunks 1,0
+expect 2 "--fused-rows.*at least 1" -- sweep --what fused_a2a --fused-rows 0
+expect 2 "--fused-bulk-tile.*at least 1" -- sweep --what fused_a2a --fused-bulk-tile -3
+expect 3 "GPU error" -- sweep --what fused_a2a --fused-sizes 4096x8x128x8 --fused-chunks 4 --trials 1 -o "$tmp/fused.jsonl"
+[[ -e "$tmp/fused.jsonl" ]] && { echo "FAIL: output file left by a failed fused_a2a sweep"; failures=$((failures + 1)); }
+
 if ((failures)); then
   echo "$failures check(s) failed"
   exit 1

@@ -38,6 +38,9 @@
 #define hipDriverGetVersion cudaDriverGetVersion
 #define hipRuntimeGetVersion cudaRuntimeGetVersion
 #define hipMemGetInfo cudaMemGetInfo
+#define hipFuncAttributes cudaFuncAttributes
+#define hipFuncGetAttributes cudaFuncGetAttributes
+#define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
 
 // Streams and events.
 #define hipStream_t cudaStream_t

@@ -18,7 +18,7 @@ namespace {
 constexpr std::int64_t kMaxTables = 4096;
 constexpr std::int64_t kMaxRows = std::int64_t{1} << 40;
 constexpr std::int64_t kMaxPooling = std::int64_t{1} << 16;
-constexpr std::int64_t kMaxDim = std::int64_t{1} << 16;
+constexpr std::int64_t kMaxEmbeddingDim = std::int64_t{1} << 16;
 constexpr std::int64_t kMaxLayers = 64;
 
 [[noreturn]] void option_error(const SourceLocation& where, const std::string& option,
@@ -115,7 +115,7 @@ DlrmConfig dlrm_config(const std::vector<DlrmOption>& options, const SourceLocat
     check_gpu_count(c.gpus, where, o->name);
   }
   if (const auto* o = given("batch")) c.batch_per_gpu = parse_size(o->value, where, o->name, kMaxGemmDim);
-  if (const auto* o = given("dim")) c.dim = parse_size(o->value, where, o->name, kMaxDim);
+  if (const auto* o = given("dim")) c.dim = parse_size(o->value, where, o->name, kMaxEmbeddingDim);
   if (const auto* o = given("dtype")) {
     const auto d = parse_dtype(o->value);
     if (!d || *d == Dtype::tf32) {
@@ -170,8 +170,8 @@ void validate(const DlrmConfig& c, const SourceLocation& where) {
   if (c.batch_per_gpu < 1 || c.batch_per_gpu > kMaxGemmDim) {
     option_error(where, "batch", fmt::format("{} is outside 1..{}", c.batch_per_gpu, kMaxGemmDim));
   }
-  if (c.dim < 1 || c.dim > kMaxDim)
-    option_error(where, "dim", fmt::format("{} is outside 1..{}", c.dim, kMaxDim));
+  if (c.dim < 1 || c.dim > kMaxEmbeddingDim)
+    option_error(where, "dim", fmt::format("{} is outside 1..{}", c.dim, kMaxEmbeddingDim));
   if (c.tables() < c.gpus) {
     option_error(
         where, "tables",

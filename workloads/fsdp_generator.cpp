@@ -13,14 +13,14 @@ namespace {
 
 // Larger dimensions are not a transformer; the cap also keeps every product of two dims (and
 // their byte sizes) inside int64.
-constexpr std::int64_t kMaxDim = std::int64_t{1} << 24;
+constexpr std::int64_t kMaxModelDim = std::int64_t{1} << 24;
 
 [[noreturn]] void bad(const TransformerConfig& c, const char* key, const std::string& problem) {
   throw InputError(SourceLocation{c.name.empty() ? "<transformer config>" : c.name, 0, 0}, key, problem);
 }
 
 void check_dim(const TransformerConfig& c, const char* key, std::int64_t v) {
-  if (v <= 0 || v > kMaxDim) bad(c, key, fmt::format("must be in 1..{}, got {}", kMaxDim, v));
+  if (v <= 0 || v > kMaxModelDim) bad(c, key, fmt::format("must be in 1..{}, got {}", kMaxModelDim, v));
 }
 
 // "LLaMA-70B" -> "llama-70b": scenario names stay lower-case identifiers.
@@ -60,8 +60,8 @@ void validate(const TransformerConfig& c) {
   check_dim(c, "tokens", c.tokens);
   if (c.head_dim < 0)
     bad(c, "head_dim", fmt::format("must be positive (or 0 to derive), got {}", c.head_dim));
-  if (c.head_dim > kMaxDim)
-    bad(c, "head_dim", fmt::format("must be at most {}, got {}", kMaxDim, c.head_dim));
+  if (c.head_dim > kMaxModelDim)
+    bad(c, "head_dim", fmt::format("must be at most {}, got {}", kMaxModelDim, c.head_dim));
   if (c.head_dim == 0 && c.hidden % c.heads != 0) {
     bad(c, "head_dim",
         fmt::format("not given and hidden {} is not divisible by heads {}", c.hidden, c.heads));
@@ -70,7 +70,7 @@ void validate(const TransformerConfig& c) {
     bad(c, "kv_heads", fmt::format("heads {} is not a multiple of kv_heads {}", c.heads, c.kv_heads));
   }
   // q, k, v projections' widths must stay inside the same cap as the other dims.
-  if (c.resolved_head_dim() * (c.heads + 2 * c.kv_heads) > kMaxDim) {
+  if (c.resolved_head_dim() * (c.heads + 2 * c.kv_heads) > kMaxModelDim) {
     bad(c, "head_dim", "heads x head_dim is too large");
   }
   if (c.fsdp_degree <= 0 || c.fsdp_degree > 1 << 16) {

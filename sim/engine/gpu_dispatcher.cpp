@@ -340,8 +340,8 @@ void GpuDispatcher::start_claims() {
       cohort->kernel = claim.kernel;
       cohort->started = sim_.now();
       cohort->ctx =
-          CohortContext{config_.index, claim.xcd,       n,           claim.first_wg + config_.xcds * from,
-                        claim.kernel,  kern.desc.owner, cohort->slot};
+          CohortContext{config_.index,   claim.xcd,    n, claim.first_wg + config_.xcds * from, claim.kernel,
+                        kern.desc.owner, cohort->slot, 0};
       for (std::int64_t w = from; w < from + n; ++w) {
         const int cu = claim.workgroups[static_cast<size_t>(w)];
         // A workgroup that fills a CU is the only one on it: no entry to merge with.
@@ -357,33 +357,67 @@ void GpuDispatcher::start_claims() {
       }
       from += n;
       CohortWork w = kern.model->cohort_work(cohort->ctx);
-      FlowSpec spec;
-      spec.work = w.work_per_wg * n;
-      spec.demands = std::move(w.demands);
-      spec.bound = w.bound_per_wg * n;
-      spec.owner = kern.desc.owner;  // typed identity instead of a formatted label
       Cohort* raw = cohort.get();
       cohorts_.push_back(std::move(cohort));
-      auto start = [this, raw, spec = std::move(spec)]() mutable {
-        raw->flow = sim_.start_flow(std::move(spec), [this, raw](TimePs now) { retire(raw, now); });
-      };
-      if (w.startup_latency > 0) {
-        // While it waits, residency may change without a refresh reaching it (refresh_all skips
-        // flows not started): its model is asked again when the flow starts.
-        sim_.after(w.startup_latency, [this, raw, start = std::move(start)]() mutable {
-          start();
-          WorkgroupModel& model = *kernels_[static_cast<size_t>(raw->kernel)].model;
-          model.begin_refresh();
-          if (auto again = model.refresh(raw->ctx)) {
-            sim_.update_flow(raw->flow, std::move(again->demands), again->bound_per_wg * raw->ctx.count);
-          }
-        });
-      } else {
-        start();
-      }
+      start_phase(raw, std::move(w));
     }
   }
   open_claims_ = 0;
+}
+
+void GpuDispatcher::start_phase(Cohort* raw, CohortWork w) {
+  const Kernel& kern = kernels_[static_cast<size_t>(raw->kernel)];
+  FlowSpec spec;
+  spec.work = w.work_per_wg * raw->ctx.count;
+  spec.demands = std::move(w.demands);
+  spec.bound = w.bound_per_wg * raw->ctx.count;
+  spec.owner = kern.desc.owner;  // typed identity instead of a formatted label
+  auto start = [this, raw, spec = std::move(spec)]() mutable {
+    raw->flow = sim_.start_flow(std::move(spec), [this, raw](TimePs now) { phase_done(raw, now); });
+  };
+  if (w.startup_latency > 0) {
+    // While it waits, residency may change without a refresh reaching it (refresh_all skips
+    // flows not started): its model is asked again when the flow starts.
+    sim_.after(w.startup_latency, [this, raw, start = std::move(start)]() mutable {
+      start();
+      WorkgroupModel& model = *kernels_[static_cast<size_t>(raw->kernel)].model;
+      model.begin_refresh();
+      if (auto again = model.refresh(raw->ctx)) {
+        sim_.update_flow(raw->flow, std::move(again->demands), again->bound_per_wg * raw->ctx.count);
+      }
+    });
+  } else {
+    start();
+  }
+}
+
+void GpuDispatcher::phase_done(Cohort* c, TimePs now) {
+  Kernel& kern = kernels_[static_cast<size_t>(c->kernel)];
+  CohortContext next = c->ctx;
+  ++next.phase;
+  std::optional<CohortWork> w = kern.model->next_phase(next);
+  if (!w) {
+    retire(c, now);
+    return;
+  }
+  trace_phase(*c, now);
+  c->ctx.phase = next.phase;
+  c->phase_started = now;
+  c->phase_label = w->phase_label;
+  c->phase_kind = w->phase_kind;
+  start_phase(c, std::move(*w));
+}
+
+void GpuDispatcher::trace_phase(const Cohort& c, TimePs now) {
+  TraceRecorder* tr = sim_.trace();
+  if (tr == nullptr) return;
+  const Kernel& kern = kernels_[static_cast<size_t>(c.kernel)];
+  const bool first = c.ctx.phase == 0;
+  tr->span(fmt::format("gpu{}", config_.index), TraceTrack::xcd(c.ctx.xcd),
+           first ? fmt::format("{} x{}", kern.desc.name, c.ctx.count)
+                 : fmt::format("{} {} x{}", c.phase_label != nullptr ? c.phase_label : "phase",
+                               kern.desc.name, c.ctx.count),
+           first ? c.started : c.phase_started, now, {first ? kern.desc.owner.kind : c.phase_kind});
 }
 
 void GpuDispatcher::retire(Cohort* c, TimePs now) {
@@ -416,10 +450,7 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
   kern.finished_wgs += c->ctx.count;
   if (kern.finished_wgs == kern.next_wg)
     running_.erase(std::lower_bound(running_.begin(), running_.end(), held_by));
-  if (TraceRecorder* tr = sim_.trace()) {
-    tr->span(fmt::format("gpu{}", config_.index), TraceTrack::xcd(c->ctx.xcd),
-             fmt::format("{} x{}", kern.desc.name, c->ctx.count), c->started, now, {kern.desc.owner.kind});
-  }
+  trace_phase(*c, now);
   auto it = std::find_if(cohorts_.begin(), cohorts_.end(), [c](const auto& p) { return p.get() == c; });
   spare_cohorts_.push_back(std::move(*it));
   cohorts_.erase(it);

@@ -88,6 +88,10 @@ struct Cohort {
   std::vector<std::pair<int, int>> cus;  // (cu, slots) held
   TimePs started = 0;
   std::int32_t slot = 0;  // CohortContext::slot: kept by the object, which is reused
+  // The current phase (ctx.phase > 0: WorkgroupModel::next_phase): since when, and how traces draw it.
+  TimePs phase_started = 0;
+  const char* phase_label = nullptr;
+  KernelKind phase_kind = KernelKind::other;
 };
 
 class GpuDispatcher {
@@ -160,6 +164,12 @@ private:
   bool place_level(const std::vector<KernelId>& level);
   [[nodiscard]] std::int64_t free_capacity(KernelId k, int xcd) const;
   [[nodiscard]] int stream_priority(KernelId k) const;
+  // Starts the flow of a cohort's current phase (after its startup latency).
+  void start_phase(Cohort* c, CohortWork w);
+  // A cohort's phase flow ended: its next phase starts, or it retires.
+  void phase_done(Cohort* c, TimePs now);
+  // The span of a cohort's current phase on its XCD's track, ending now.
+  void trace_phase(const Cohort& c, TimePs now);
   void retire(Cohort* c, TimePs now);
   // Dispatch and residency update for every cohort retired at this instant (deferred by retire).
   void after_retires();

@@ -139,6 +139,7 @@ private:
     std::vector<std::int64_t> xcd_share;   // per XCD: its workgroups (round-robin share)
     std::vector<double> share_credit;      // per XCD: slots owed under later_kernel_share
     std::int64_t finished_wgs = 0;
+    int detached_running = 0;  // detached phases (CohortWork::detached) not yet done: the kernel waits
     bool arrived = false;
     KernelStats stats;
   };
@@ -168,6 +169,10 @@ private:
   void start_phase(Cohort* c, CohortWork w);
   // A cohort's phase flow ended: its next phase starts, or it retires.
   void phase_done(Cohort* c, TimePs now);
+  // A cohort's detached last phase: its own flow, the cohort's CUs already given back.
+  void start_detached(const Cohort& c, CohortWork w);
+  // The kernel's last workgroup and detached phase are done: its stream moves on, its callback runs.
+  void finish_kernel(KernelId k, TimePs now);
   // The span of a cohort's current phase on its XCD's track, ending now.
   void trace_phase(const Cohort& c, TimePs now);
   void retire(Cohort* c, TimePs now);

@@ -37,6 +37,10 @@ struct CohortWork {
   // `phase_kind`); phase 0 keeps the kernel's name and kind.
   const char* phase_label = nullptr;
   KernelKind phase_kind = KernelKind::other;
+  // A phase after the first that needs no CU (stores in flight draining after the workgroup
+  // exited): the cohort's CUs are given back when it starts, and the kernel ends only when every
+  // detached phase has. A detached phase is the cohort's last; it is never refreshed.
+  bool detached = false;
 };
 
 class WorkgroupModel {

@@ -42,14 +42,26 @@ std::optional<engine::CohortWork> FusedKernelModel::refresh(const engine::Cohort
 }
 
 std::optional<engine::CohortWork> FusedKernelModel::next_phase(const engine::CohortContext& ctx) {
-  if (ctx.phase != 1) return std::nullopt;
+  // Phase 1 (on the CU): issue the messages, each a put of its stores and a completion flag
+  // (skipped when they cost nothing). Then, detached: the stores drain over the links while the
+  // CU takes the next workgroup; the kernel ends when the last bytes have landed.
+  const int issue_phase = send_overhead_ > 0 ? 1 : 0;
+  if (ctx.phase == issue_phase && issue_phase == 1) {
+    engine::CohortWork w;
+    w.work_per_wg = 1.0;  // work unit: the workgroup's messages, issued in send_overhead_
+    w.bound_per_wg = 1.0 / ps_to_s(send_overhead_);
+    w.phase_label = "put";
+    w.phase_kind = engine::KernelKind::cu_collective;
+    return w;
+  }
+  if (ctx.phase != issue_phase + 1) return std::nullopt;
   engine::CohortWork w;
   w.work_per_wg = bytes_per_wg_;  // work unit: one byte stored to a peer
   w.bound_per_wg = send_rate_;
-  w.startup_latency = send_overhead_;
   add_peer_send_demands(send_, res_, ctx.xcd, w.demands);
   w.phase_label = "send";
   w.phase_kind = engine::KernelKind::cu_collective;
+  w.detached = true;
   return w;
 }
 

@@ -5,14 +5,17 @@
 // destination buffers (peer_send.h), while other workgroups still compute. No intermediate
 // buffer, no local copy pass, no separate collective launch.
 //
-// Each workgroup runs two phases (engine::WorkgroupModel::next_phase), holding its CU throughout:
-// 1. compute: the producer model's own work and demands (CUs, caches, HBM), its rate scaled by
-//    model.fused.occupancy_ratio (the fused code's registers leave fewer waves to hide latency);
-// 2. send: bytes_sent / workgroups bytes over the links (peer_send.h), after the per-message
-//    overhead: messages_per_workgroup x model.fused.message_overhead (each message's stores fenced
-//    at system scope and its completion flag written, by the workgroup itself: GPU-initiated).
-// The kernel ends when its last workgroup's send does: the collective's last bytes leave with the
-// last tile, not after a whole kernel.
+// Each workgroup runs in phases (engine::WorkgroupModel::next_phase):
+// 1. compute, on its CU: the producer model's own work and demands (CUs, caches, HBM), its rate
+//    scaled by model.fused.occupancy_ratio (the fused code's registers leave fewer waves to hide
+//    latency);
+// 2. put, on its CU: messages_per_workgroup x model.fused.message_overhead, the workgroup issuing
+//    each message's stores and its completion flag (GPU-initiated, non-blocking puts as
+//    ROC_SHMEM's / NVSHMEM's *_nbi calls: the workgroup does not wait for them to land);
+// 3. send, detached (the CU already runs the next workgroup): bytes_sent / workgroups bytes
+//    draining over the links to the peers (peer_send.h).
+// The kernel ends when its last workgroup's bytes have landed: the collective's last bytes leave
+// with the last tile, not after a whole kernel, and while they drain other workgroups compute.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -45,7 +48,7 @@ public:
 
   [[nodiscard]] std::int64_t workgroups() const { return workgroups_; }
   [[nodiscard]] double bytes_per_workgroup() const { return bytes_per_wg_; }
-  // The send phase's startup: every message's overhead, in engine time.
+  // The put phase: every message's overhead, in engine time.
   [[nodiscard]] TimePs send_overhead() const { return send_overhead_; }
 
 private:

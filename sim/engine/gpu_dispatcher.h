@@ -21,6 +21,9 @@
 //   workgroup frees goes straight back to the same kernel while it has workgroups pending, before
 //   any other queue of any priority (the workgroup fetching its next tile), but a workgroup that
 //   could not start for want of CUs takes its tiles only when it gets one.
+// - A workgroup may work in phases (WorkgroupModel::next_phase): its cohort runs one flow per phase
+//   in turn on the same CUs; a detached last phase (stores draining after the workgroup exited)
+//   gives the CUs back when it starts, and the kernel ends when every such phase has.
 //
 // Costs (S streams, X XCDs, C CUs per XCD, R running kernels, H running cohorts):
 // - launch: O(X) for the kernel's per-XCD counters, amortized O(1) append to its stream's queue;
@@ -166,7 +169,7 @@ private:
   [[nodiscard]] std::int64_t free_capacity(KernelId k, int xcd) const;
   [[nodiscard]] int stream_priority(KernelId k) const;
   // Starts the flow of a cohort's current phase (after its startup latency).
-  void start_phase(Cohort* c, CohortWork w);
+  void start_phase(Cohort* raw, CohortWork w);
   // A cohort's phase flow ended: its next phase starts, or it retires.
   void phase_done(Cohort* c, TimePs now);
   // A cohort's detached last phase: its own flow, the cohort's CUs already given back.

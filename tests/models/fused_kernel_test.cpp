@@ -237,6 +237,32 @@ TEST(FusedKernel, HardwareFieldsTakeUnitsAndRejectOutOfRange) {
   EXPECT_DOUBLE_EQ(fused_message_overhead(hw::load_hardware("h200-sxm")), 0.47e-6);
 }
 
+TEST(FusedKernel, ProgramFileErrorsNameTheKey) {
+  // A fused kernel needs its collective and exactly one producer body.
+  try {
+    (void)load_one(R"(program:
+  name: bad
+  streams: [{name: s}]
+  kernels:
+    - {name: f, stream: s, fused: {}, gemm: {m: 64, n: 64, k: 64, dtype: bf16}}
+)");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("fused"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)load_one(R"(program:
+  name: bad
+  streams: [{name: s}]
+  kernels:
+    - name: f
+      stream: s
+      fused: {messages_per_workgroup: 0}
+      memory: {bytes: 1 MiB}
+      collective: {op: all_to_all, bytes: 8 MiB}
+)"),
+               InputError);
+}
+
 TEST(FusedKernel, Deterministic) {
   const hw::NodeSpec spec = hw::load_hardware("h200-sxm");
   const wl::Program fused = builtin_registry().apply("fuse", load_one(kGemmRs), spec);

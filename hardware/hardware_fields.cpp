@@ -80,6 +80,8 @@ bool has_channel_share(const NodeSpec& s) { return s.model.memory.collective_cha
 bool has_hbm_queueing(const NodeSpec& s) { return s.model.memory.hbm_queueing; }
 bool has_stream_bw(const NodeSpec& s) { return s.model.memory.workgroup_stream_bw != 0; }
 bool has_power(const NodeSpec& s) { return s.model.power.limit != 0; }
+bool has_message_overhead(const NodeSpec& s) { return s.model.fused.message_overhead >= 0; }
+bool has_occupancy_ratio(const NodeSpec& s) { return s.model.fused.occupancy_ratio != 1; }
 
 using D = Dimension;
 using C = Constraint;
@@ -288,6 +290,9 @@ constexpr FieldLine kLines[] = {
   {"model.power.static",              D::power,  C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::static_power>, has_power},
   {"model.power.energy_per_flop",     D::energy, C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::energy_per_flop>, has_power},
   {"model.power.energy_per_hbm_byte", D::energy, C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::energy_per_hbm_byte>, has_power},
+
+  {"model.fused.message_overhead", D::time,          C::non_negative, kOpt, at<&S::model, &M::fused, &FusedModel::message_overhead>, has_message_overhead},
+  {"model.fused.occupancy_ratio",  D::dimensionless, C::fraction,     kOpt, at<&S::model, &M::fused, &FusedModel::occupancy_ratio>, has_occupancy_ratio},
 };
 // clang-format on
 

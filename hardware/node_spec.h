@@ -253,6 +253,20 @@ struct PowerModel {
   double energy_per_hbm_byte = 0;  // energy_per_hbm_byte: J per byte read or written in HBM
 };
 
+// Fused compute + communication kernels (models/kernels/fused_kernel.h): a producer's workgroups
+// that write their output straight to the peers when their tile or rows are done.
+struct FusedModel {
+  // message_overhead: seconds one workgroup spends per message it sends to the peers (its stores
+  // fenced at system scope, then a completion flag the peer polls): GPU-initiated, no host. < 0 =
+  // absent: the low-latency protocol's step latency (model.collective.ll_step_latency, a flag-
+  // carrying store crossing the link), or the simple protocol's where the preset has no LL.
+  double message_overhead = -1;
+  // occupancy_ratio: the fused kernel's compute rate per workgroup over the producer's alone, in
+  // (0, 1]: its send code and addresses take registers, so fewer waves per CU hide the latency of
+  // the producer's loads. 1 (absent) = no loss.
+  double occupancy_ratio = 1;
+};
+
 struct ModelParams {
   GemmModel gemm;
   MemoryModel memory;
@@ -260,6 +274,7 @@ struct ModelParams {
   DmaModel dma;
   DispatchModel dispatch;
   PowerModel power;
+  FusedModel fused;
 };
 
 struct NodeSpec {

@@ -21,6 +21,7 @@ const char* to_string(KernelKind k) {
     case KernelKind::memory: return "memory";
     case KernelKind::dma_copy: return "dma_copy";
     case KernelKind::measured: return "measured";
+    case KernelKind::fused: return "fused";
   }
   return "?";
 }
@@ -187,6 +188,24 @@ void check_kernel_size(const Program& p, const ProgramKernel& k) {
                          fmt::format("must be a finite number > 0, got {}", k.measured.time_us));
       }
       return;
+    case KernelKind::fused:
+      if (k.fused.producer == KernelKind::gemm) {
+        check_size(p, k, "gemm.m", k.gemm.m);
+        check_size(p, k, "gemm.n", k.gemm.n);
+        check_size(p, k, "gemm.k", k.gemm.k);
+      } else if (k.fused.producer == KernelKind::memory) {
+        check_size(p, k, "memory.bytes", k.memory.bytes);
+      } else {
+        throw InputError(k.location, key_of(p, k, "fused"),
+                         fmt::format("a fused kernel's producer is a gemm or memory kernel, not {}",
+                                     to_string(k.fused.producer)));
+      }
+      check_size(p, k, "collective.bytes", k.collective.bytes);
+      if (k.fused.messages_per_workgroup <= 0) {
+        throw InputError(k.location, key_of(p, k, "fused.messages_per_workgroup"),
+                         fmt::format("must be positive, got {}", k.fused.messages_per_workgroup));
+      }
+      return;
   }
 }
 
@@ -231,13 +250,14 @@ void validate_program(const Program& p) {
                        fmt::format("{} us is over the {} us a program time may be", k.measured.time_us,
                                    kMaxProgramTimeUs));
     }
-    if (k.kind == KernelKind::collective && p.gpus && *p.gpus < kMinGpus) {
+    if ((k.kind == KernelKind::collective || k.kind == KernelKind::fused) && p.gpus && *p.gpus < kMinGpus) {
       throw InputError(
           k.location, key_of(p, k, "collective"),
           fmt::format("a collective needs at least {} GPUs; the program has gpus: {}", kMinGpus, *p.gpus));
     }
     check_kernel_size(p, k);
-    if (k.kind == KernelKind::memory && k.memory.workgroups && *k.memory.workgroups <= 0) {
+    if ((k.kind == KernelKind::memory || k.kind == KernelKind::fused) && k.memory.workgroups &&
+        *k.memory.workgroups <= 0) {
       throw InputError(k.location, key_of(p, k, "memory.workgroups"), "must be positive");
     }
     if (k.kind == KernelKind::measured && k.measured.workgroups && *k.measured.workgroups <= 0) {
@@ -372,7 +392,8 @@ void check_rank_kernel_size(const Program& p, const ProgramKernel& k, int rank) 
                          fmt::format("the rank's time, {} us, is over the {} us a program time may be",
                                      k.measured.time_us, kMaxProgramTimeUs));
       break;
-    case KernelKind::collective: break;
+    case KernelKind::collective:
+    case KernelKind::fused: break;
   }
 }
 
@@ -405,7 +426,7 @@ void check_program_fits(const Program& p, int node_gpus, int node_cus) {
                      fmt::format("program asks for {} GPUs but the node has {}", *p.gpus, node_gpus));
   }
   for (const auto& k : p.kernels) {
-    if (k.kind != KernelKind::collective || gpus >= 2) continue;
+    if ((k.kind != KernelKind::collective && k.kind != KernelKind::fused) || gpus >= 2) continue;
     throw InputError(k.location, key_of(p, k, "collective"),
                      fmt::format("a collective needs at least 2 GPUs; the program runs on {}{}", gpus,
                                  p.gpus ? " (its gpus:)" : " (the node's GPU count)"));
@@ -422,7 +443,8 @@ void check_program_fits(const Program& p, int node_gpus, int node_cus) {
   for (const auto& k : p.kernels) {
     // `bytes` is the per-GPU output: the gathered (or exchanged, or reduced) whole for every op
     // but reduce-scatter, whose output is already one block.
-    if (k.kind == KernelKind::collective && k.collective.bytes % output_blocks(k.collective.op, gpus) != 0) {
+    if ((k.kind == KernelKind::collective || k.kind == KernelKind::fused) &&
+        k.collective.bytes % output_blocks(k.collective.op, gpus) != 0) {
       throw InputError(k.location, key_of(p, k, "collective.bytes"),
                        fmt::format("{} bytes do not split into {} equal shards", k.collective.bytes, gpus));
     }
@@ -541,7 +563,8 @@ Program program_for_rank(const Program& p, int rank) {
         case KernelKind::memory: k.memory.bytes = scaled(k.memory.bytes, f); break;
         case KernelKind::dma_copy: k.dma.bytes = scaled(k.dma.bytes, f); break;
         case KernelKind::measured: k.measured.time_us *= f; break;
-        case KernelKind::collective: throw ModelError("program_for_rank: a collective cannot be imbalanced");
+        case KernelKind::collective:
+        case KernelKind::fused: throw ModelError("program_for_rank: a collective cannot be imbalanced");
       }
     }
   }

@@ -28,10 +28,11 @@
 
 namespace c3sim::wl {
 
-enum class KernelKind { gemm, collective, memory, dma_copy, measured };
-inline constexpr KernelKind kKernelKinds[] = {KernelKind::gemm, KernelKind::collective, KernelKind::memory,
-                                              KernelKind::dma_copy, KernelKind::measured};
-const char* to_string(KernelKind k);  // "gemm", "collective", "memory", "dma_copy", "measured"
+enum class KernelKind { gemm, collective, memory, dma_copy, measured, fused };
+inline constexpr KernelKind kKernelKinds[] = {KernelKind::gemm,     KernelKind::collective,
+                                              KernelKind::memory,   KernelKind::dma_copy,
+                                              KernelKind::measured, KernelKind::fused};
+const char* to_string(KernelKind k);  // "gemm", "collective", "memory", "dma_copy", "measured", "fused"
 
 // A memory-bound kernel on the CUs (elementwise op, copy, norm): `bytes` read plus written.
 struct MemoryKernel {
@@ -54,6 +55,15 @@ struct MeasuredKernel {
   std::string source;             // what it was (the trace's kernel name); informational
 };
 
+// A producer kernel (a GEMM, or a memory kernel such as an embedding lookup) fused with the
+// collective that consumes its output: each workgroup computes its tile or rows, then writes its
+// share of the collective's bytes straight into the peers' buffers (models/kernels/fused_kernel.h).
+// The kernel's `gemm` or `memory` fields are the producer's, its `collective` the collective's.
+struct FusedKernel {
+  KernelKind producer = KernelKind::gemm;  // gemm or memory
+  int messages_per_workgroup = 1;          // peer writes (stores + a completion flag) per workgroup
+};
+
 struct ProgramKernel {
   std::string name;  // unique in the program
   KernelKind kind = KernelKind::gemm;
@@ -63,6 +73,7 @@ struct ProgramKernel {
   MemoryKernel memory;             // kind == memory
   DmaCopy dma;                     // kind == dma_copy
   MeasuredKernel measured;         // kind == measured
+  FusedKernel fused;               // kind == fused (with gemm or memory, and collective)
   std::vector<std::string> after;  // kernels whose end this one waits for
   std::optional<double> gap_us;    // host time before this launch (after the previous one)
   // An imported trace's duration of this kernel as it ran there (YAML `traced_us`): never an input

@@ -86,8 +86,31 @@ ProgramKernel parse_kernel(StrictMap k) {
   out.stream = k.string("stream");
   int bodies = 0;
   for (const KernelKind kind : kKernelKinds) bodies += k.has(to_string(kind)) ? 1 : 0;
-  if (bodies != 1) k.fail("gemm", "a kernel has exactly one of gemm, collective, memory, dma_copy, measured");
-  if (k.has("gemm")) {
+  if (k.has("fused")) {
+    // A producer's body and the collective's beside `fused:` (FusedKernel).
+    const bool gemm = k.has("gemm");
+    if (bodies != 3 || !k.has("collective") || (!gemm && !k.has("memory")))
+      k.fail("fused", "a fused kernel has `fused:` with a collective and one of gemm, memory");
+    out.kind = KernelKind::fused;
+    StrictMap f = k.map("fused");
+    if (f.has("messages_per_workgroup"))
+      out.fused.messages_per_workgroup =
+          static_cast<int>(positive_integer(f, "messages_per_workgroup", kMaxWorkgroups));
+    f.finish();
+    out.fused.producer = gemm ? KernelKind::gemm : KernelKind::memory;
+    if (gemm) {
+      out.gemm = gemm_field(k, nullptr);
+    } else {
+      StrictMap m = k.map("memory");
+      out.memory.bytes = parse_bytes(m, "bytes");
+      if (m.has("workgroups"))
+        out.memory.workgroups = static_cast<int>(positive_integer(m, "workgroups", kMaxWorkgroups));
+      m.finish();
+    }
+    out.collective = parse_collective(k.map("collective"));
+  } else if (bodies != 1) {
+    k.fail("gemm", "a kernel has exactly one of gemm, collective, memory, dma_copy, measured");
+  } else if (k.has("gemm")) {
     out.kind = KernelKind::gemm;
     out.gemm = gemm_field(k, nullptr);  // no output-size check (scenario files have one)
   } else if (k.has("collective")) {
@@ -322,42 +345,59 @@ std::vector<Program> load_programs_string(const std::string& text, const std::st
 
 namespace {
 
+void emit_gemm_body(YAML::Emitter& out, const ProgramKernel& k) {
+  out << YAML::Key << "gemm" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  if (!k.gemm.tag.empty()) out << YAML::Key << "tag" << YAML::Value << YAML::DoubleQuoted << k.gemm.tag;
+  out << YAML::Key << "m" << YAML::Value << k.gemm.m << YAML::Key << "n" << YAML::Value << k.gemm.n;
+  out << YAML::Key << "k" << YAML::Value << k.gemm.k;
+  out << YAML::Key << "dtype" << YAML::Value << to_string(k.gemm.dtype);
+  if (!k.gemm.source.empty())
+    out << YAML::Key << "source" << YAML::Value << YAML::DoubleQuoted << k.gemm.source;
+  out << YAML::EndMap;
+}
+
+void emit_collective_body(YAML::Emitter& out, const ProgramKernel& k) {
+  out << YAML::Key << "collective" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "op" << YAML::Value << to_string(k.collective.op);
+  out << YAML::Key << "bytes" << YAML::Value << byte_count_text(k.collective.bytes);
+  out << YAML::Key << "impl" << YAML::Value << to_string(k.collective.impl);
+  if (k.collective.max_workgroups)
+    out << YAML::Key << "max_workgroups" << YAML::Value << *k.collective.max_workgroups;
+  if (k.collective.in_place) out << YAML::Key << "in_place" << YAML::Value << true;
+  out << YAML::EndMap;
+}
+
+void emit_memory_body(YAML::Emitter& out, const ProgramKernel& k) {
+  out << YAML::Key << "memory" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "bytes" << YAML::Value << byte_count_text(k.memory.bytes);
+  if (k.memory.workgroups) out << YAML::Key << "workgroups" << YAML::Value << *k.memory.workgroups;
+  out << YAML::EndMap;
+}
+
 void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
   out << YAML::BeginMap;
   out << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << k.name;
   out << YAML::Key << "stream" << YAML::Value << YAML::DoubleQuoted << k.stream;
   switch (k.kind) {
-    case KernelKind::gemm:
-      out << YAML::Key << "gemm" << YAML::Value << YAML::Flow << YAML::BeginMap;
-      if (!k.gemm.tag.empty()) out << YAML::Key << "tag" << YAML::Value << YAML::DoubleQuoted << k.gemm.tag;
-      out << YAML::Key << "m" << YAML::Value << k.gemm.m << YAML::Key << "n" << YAML::Value << k.gemm.n;
-      out << YAML::Key << "k" << YAML::Value << k.gemm.k;
-      out << YAML::Key << "dtype" << YAML::Value << to_string(k.gemm.dtype);
-      if (!k.gemm.source.empty())
-        out << YAML::Key << "source" << YAML::Value << YAML::DoubleQuoted << k.gemm.source;
-      out << YAML::EndMap;
-      break;
-    case KernelKind::collective:
-      out << YAML::Key << "collective" << YAML::Value << YAML::Flow << YAML::BeginMap;
-      out << YAML::Key << "op" << YAML::Value << to_string(k.collective.op);
-      out << YAML::Key << "bytes" << YAML::Value << byte_count_text(k.collective.bytes);
-      out << YAML::Key << "impl" << YAML::Value << to_string(k.collective.impl);
-      if (k.collective.max_workgroups)
-        out << YAML::Key << "max_workgroups" << YAML::Value << *k.collective.max_workgroups;
-      if (k.collective.in_place) out << YAML::Key << "in_place" << YAML::Value << true;
-      out << YAML::EndMap;
-      break;
-    case KernelKind::memory:
-      out << YAML::Key << "memory" << YAML::Value << YAML::Flow << YAML::BeginMap;
-      out << YAML::Key << "bytes" << YAML::Value << byte_count_text(k.memory.bytes);
-      if (k.memory.workgroups) out << YAML::Key << "workgroups" << YAML::Value << *k.memory.workgroups;
-      out << YAML::EndMap;
-      break;
+    case KernelKind::gemm: emit_gemm_body(out, k); break;
+    case KernelKind::collective: emit_collective_body(out, k); break;
+    case KernelKind::memory: emit_memory_body(out, k); break;
     case KernelKind::dma_copy:
       out << YAML::Key << "dma_copy" << YAML::Value << YAML::Flow << YAML::BeginMap;
       out << YAML::Key << "bytes" << YAML::Value << byte_count_text(k.dma.bytes);
       out << YAML::Key << "to_peer" << YAML::Value << k.dma.to_peer;
       out << YAML::EndMap;
+      break;
+    case KernelKind::fused:
+      out << YAML::Key << "fused" << YAML::Value << YAML::Flow << YAML::BeginMap;
+      out << YAML::Key << "messages_per_workgroup" << YAML::Value << k.fused.messages_per_workgroup;
+      out << YAML::EndMap;
+      if (k.fused.producer == KernelKind::gemm) {
+        emit_gemm_body(out, k);
+      } else {
+        emit_memory_body(out, k);
+      }
+      emit_collective_body(out, k);
       break;
     case KernelKind::measured:
       out << YAML::Key << "measured" << YAML::Value << YAML::Flow << YAML::BeginMap;

@@ -39,6 +39,7 @@ std::string signature(const wl::ProgramKernel& k) {
     case wl::KernelKind::measured:
       return "measured " + std::to_string(k.measured.time_us) + " " +
              std::to_string(k.measured.workgroups.value_or(0));
+    case wl::KernelKind::fused: return "fused " + k.name;
   }
   return "?";
 }
@@ -143,6 +144,10 @@ void check_program_runnable(const wl::Program& p, const std::string& policy, con
     launched.insert(k.name);
     if (k.kind == wl::KernelKind::gemm && k.gemm.dtype != Dtype::bf16) {
       throw InputError(k.location, key + ".gemm.dtype", "c3bench runs bf16 GEMMs only");
+    }
+    if (k.kind == wl::KernelKind::fused) {
+      throw InputError(k.location, key + ".fused",
+                       "c3bench's program path has no fused compute + communication kernel (" + what + ")");
     }
     if (k.kind == wl::KernelKind::memory && k.memory.bytes < 32) {
       throw InputError(k.location, key + ".memory.bytes", "c3bench needs at least 32 bytes");
@@ -412,6 +417,7 @@ ProgramBench::Timeline ProgramBench::run_once(const wl::Program& p, bool held) {
         }
         break;
       }
+      case wl::KernelKind::fused: break;  // refused by check_program_runnable
     }
     for (const StreamRef& r : refs) {
       C3_HIP(hipSetDevice(r.gpu));

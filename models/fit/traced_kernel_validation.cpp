@@ -26,6 +26,14 @@ std::string what_of(const wl::ProgramKernel& k) {
       return fmt::format("{:.1f} MiB{}", static_cast<double>(k.dma.bytes) / (1 << 20),
                          k.dma.to_peer ? " to peer" : "");
     case wl::KernelKind::measured: return k.measured.source.substr(0, 60);
+    case wl::KernelKind::fused: {
+      const std::string producer =
+          k.fused.producer == wl::KernelKind::gemm
+              ? fmt::format("{}x{}x{} {}", k.gemm.m, k.gemm.n, k.gemm.k, to_string(k.gemm.dtype))
+              : fmt::format("{:.1f} MiB", static_cast<double>(k.memory.bytes) / (1 << 20));
+      return fmt::format("{} + {} {:.1f} MiB", producer, to_string(k.collective.op),
+                         static_cast<double>(k.collective.bytes) / (1 << 20));
+    }
   }
   return "";
 }

@@ -38,7 +38,7 @@ Cost cost_of(ProgramSimulator& sim, const wl::Program& p, int i) {
   c.iso_us = sim.isolated_us(p, i);
   c.cus = s.cus.value_or(spec.compute.total_cus());
   c.on_cus = k.kind == wl::KernelKind::gemm || k.kind == wl::KernelKind::memory ||
-             k.kind == wl::KernelKind::measured ||
+             k.kind == wl::KernelKind::measured || k.kind == wl::KernelKind::fused ||
              (k.kind == wl::KernelKind::collective && k.collective.impl == wl::CollectiveImpl::cu);
   double bytes = 0;
   if (k.kind == wl::KernelKind::gemm) {

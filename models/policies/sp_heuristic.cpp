@@ -37,6 +37,9 @@ std::int64_t launch_workgroups(const wl::Program& p, int kernel, const hw::NodeS
     case wl::KernelKind::memory: return k.memory.workgroups.value_or(cus);
     case wl::KernelKind::dma_copy: return 0;
     case wl::KernelKind::measured: return k.measured.workgroups.value_or(cus);
+    case wl::KernelKind::fused:
+      return k.fused.producer == wl::KernelKind::gemm ? plan_gemm(k.gemm, spec, cus).workgroups
+                                                      : k.memory.workgroups.value_or(cus);
   }
   return 0;
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "models/policies/ficco_transform.h"
+#include "models/policies/fuse_transform.h"
 #include "models/policies/plan_transform.h"
 #include "models/policies/policy.h"
 #include "models/policies/region_best.h"
@@ -299,6 +300,7 @@ TransformRegistry builtin_transforms() {
   for (const PairPolicyFamily& f : pair_policy_families()) r.add(launch_plan_entry(f));
   r.add(ficco_entry());
   r.add(ficco_dma_entry());
+  r.add(fuse_entry());
   r.add(sp_heuristic_entry());
   r.add(rp_heuristic_entry());
   r.add(per_region_entry());

@@ -10,6 +10,7 @@
 #include "models/kernels/cu_collective.h"
 #include "models/kernels/dma_collective.h"
 #include "models/kernels/dma_copy.h"
+#include "models/kernels/fused_kernel.h"
 #include "models/kernels/gemm_kernel.h"
 #include "models/kernels/measured_kernel.h"
 #include "models/kernels/memory_kernel.h"
@@ -42,7 +43,7 @@ engine::CuMask spread_mask(const hw::NodeSpec& spec, int cus, bool from_low, con
 
 bool on_dispatcher(const wl::ProgramKernel& k) {
   return k.kind == wl::KernelKind::gemm || k.kind == wl::KernelKind::memory ||
-         k.kind == wl::KernelKind::measured ||
+         k.kind == wl::KernelKind::measured || k.kind == wl::KernelKind::fused ||
          (k.kind == wl::KernelKind::collective && k.collective.impl == wl::CollectiveImpl::cu);
 }
 
@@ -89,6 +90,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     std::unique_ptr<DmaCopy> copy;             // DMA copies
     std::shared_ptr<GemmWorkgroupModel> gemm;  // GEMMs while they run (dropped at their end)
     std::int64_t gemm_workgroups = 0;
+    double fused_bytes_sent = 0;  // a fused kernel's sends to the peers (it has no collective plan)
     double gemm_llc_bytes = 0, gemm_hbm_bytes = 0;  // a GEMM's traffic, kept when it ends
     bool polluting = false;                         // CU workgroups resident: its LLC footprint is counted
     bool watched = false;  // released, in an interference class: the residency listener tracks it
@@ -103,7 +105,10 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
   std::vector<engine::StreamId> stream_ids;
   std::vector<bool> stream_has_gemm(p.streams.size(), false);
   for (size_t i = 0; i < n; ++i) {
-    if (p.kernels[i].kind == wl::KernelKind::gemm) stream_has_gemm[p.stream_of(i)] = true;
+    const wl::ProgramKernel& k = p.kernels[i];
+    if (k.kind == wl::KernelKind::gemm ||
+        (k.kind == wl::KernelKind::fused && k.fused.producer == wl::KernelKind::gemm))
+      stream_has_gemm[p.stream_of(i)] = true;
   }
   std::vector<int> low_used(static_cast<size_t>(X), 0), high_used(static_cast<size_t>(X), 0);
   for (size_t s = 0; s < p.streams.size(); ++s) {
@@ -140,7 +145,11 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
   }
 
   bool has_gemm = false, has_other = false;
-  for (const auto& k : p.kernels) (k.kind == wl::KernelKind::gemm ? has_gemm : has_other) = true;
+  for (const auto& k : p.kernels) {
+    const bool gemm = k.kind == wl::KernelKind::gemm ||
+                      (k.kind == wl::KernelKind::fused && k.fused.producer == wl::KernelKind::gemm);
+    (gemm ? has_gemm : has_other) = true;
+  }
 
   // Kernels with a DMA collective, ascending (the refresh visits them in program order): a refresh
   // runs on most steps, and a scan of every kernel there made a run quadratic in its length.
@@ -325,6 +334,41 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
         }
         break;
       }
+      case wl::KernelKind::fused: {
+        // The producer's own model does the compute phase; as a GEMM it is one for the caches too.
+        const CollectivePlan plan = plan_collective(k.collective, spec_, gpus, std::nullopt);
+        std::shared_ptr<engine::WorkgroupModel> producer;
+        std::int64_t workgroups = 0;
+        engine::KernelKind owner_kind = engine::KernelKind::memory;
+        bool holds_cus = false;
+        if (k.fused.producer == wl::KernelKind::gemm) {
+          const int cus = ps.cus.value_or(spec_.compute.total_cus());
+          GemmPlan gp = plan_gemm(k.gemm, spec_, cus, ps.cus.has_value() && !ps.own_group);
+          state.declare_gemm(i, gp.geometry);
+          auto gemm = std::make_shared<GemmWorkgroupModel>(gp, spec_, cache_model_, res, state);
+          l.gemm = gemm;
+          l.gemm_workgroups = gp.workgroups;
+          producer = gemm;
+          workgroups = gp.workgroups;
+          owner_kind = engine::KernelKind::gemm;
+          holds_cus = gp.holds_cus;
+        } else {
+          auto memory = std::make_shared<MemoryKernelModel>(k.memory, spec_, res, state);
+          workgroups = memory->workgroups();
+          producer = std::move(memory);
+        }
+        l.fused_bytes_sent = plan.bytes_sent;
+        auto model = std::make_shared<FusedKernelModel>(std::move(producer), workgroups, plan,
+                                                        k.fused.messages_per_workgroup, spec_, res);
+        engine::KernelDesc d{fmt::format("fused:{}", k.name),
+                             workgroups,
+                             1,
+                             s_to_ps(spec_.model.dispatch.kernel_launch_latency),
+                             engine::FlowOwner{i, owner_kind},
+                             holds_cus};
+        l.id = gpu.launch(stream, d, model, [&finished, i](TimePs now) { finished(i, now); });
+        break;
+      }
       case wl::KernelKind::dma_copy: {
         l.copy = std::make_unique<DmaCopy>(sim, res, spec_, k.dma, fmt::format("copy {}", k.name),
                                            engine::FlowOwner{i, engine::KernelKind::dma_transfer});
@@ -434,6 +478,7 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
       r.bytes_sent = l.plan->bytes_sent;
       r.llc_bytes = l.plan->bytes_sent * l.plan->llc_bytes_per_byte(cu);
     }
+    if (l.fused_bytes_sent > 0) r.bytes_sent = l.fused_bytes_sent;
     if (l.dma) r.engines = l.dma->engines_used();
     out.kernels.push_back(r);
     last = std::max(last, l.end);

@@ -340,8 +340,8 @@ void GpuDispatcher::start_claims() {
       cohort->kernel = claim.kernel;
       cohort->started = sim_.now();
       cohort->ctx =
-          CohortContext{config_.index, claim.xcd,       n,           claim.first_wg + config_.xcds * from,
-                        claim.kernel,  kern.desc.owner, cohort->slot};
+          CohortContext{config_.index,   claim.xcd,    n, claim.first_wg + config_.xcds * from, claim.kernel,
+                        kern.desc.owner, cohort->slot, 0};
       for (std::int64_t w = from; w < from + n; ++w) {
         const int cu = claim.workgroups[static_cast<size_t>(w)];
         // A workgroup that fills a CU is the only one on it: no entry to merge with.
@@ -357,33 +357,102 @@ void GpuDispatcher::start_claims() {
       }
       from += n;
       CohortWork w = kern.model->cohort_work(cohort->ctx);
-      FlowSpec spec;
-      spec.work = w.work_per_wg * n;
-      spec.demands = std::move(w.demands);
-      spec.bound = w.bound_per_wg * n;
-      spec.owner = kern.desc.owner;  // typed identity instead of a formatted label
       Cohort* raw = cohort.get();
       cohorts_.push_back(std::move(cohort));
-      auto start = [this, raw, spec = std::move(spec)]() mutable {
-        raw->flow = sim_.start_flow(std::move(spec), [this, raw](TimePs now) { retire(raw, now); });
-      };
-      if (w.startup_latency > 0) {
-        // While it waits, residency may change without a refresh reaching it (refresh_all skips
-        // flows not started): its model is asked again when the flow starts.
-        sim_.after(w.startup_latency, [this, raw, start = std::move(start)]() mutable {
-          start();
-          WorkgroupModel& model = *kernels_[static_cast<size_t>(raw->kernel)].model;
-          model.begin_refresh();
-          if (auto again = model.refresh(raw->ctx)) {
-            sim_.update_flow(raw->flow, std::move(again->demands), again->bound_per_wg * raw->ctx.count);
-          }
-        });
-      } else {
-        start();
-      }
+      start_phase(raw, std::move(w));
     }
   }
   open_claims_ = 0;
+}
+
+void GpuDispatcher::start_phase(Cohort* raw, CohortWork w) {
+  const Kernel& kern = kernels_[static_cast<size_t>(raw->kernel)];
+  FlowSpec spec;
+  spec.work = w.work_per_wg * raw->ctx.count;
+  spec.demands = std::move(w.demands);
+  spec.bound = w.bound_per_wg * raw->ctx.count;
+  spec.owner = kern.desc.owner;  // typed identity instead of a formatted label
+  auto start = [this, raw, spec = std::move(spec)]() mutable {
+    raw->flow = sim_.start_flow(std::move(spec), [this, raw](TimePs now) { phase_done(raw, now); });
+  };
+  if (w.startup_latency > 0) {
+    // While it waits, residency may change without a refresh reaching it (refresh_all skips
+    // flows not started): its model is asked again when the flow starts.
+    sim_.after(w.startup_latency, [this, raw, start = std::move(start)]() mutable {
+      start();
+      WorkgroupModel& model = *kernels_[static_cast<size_t>(raw->kernel)].model;
+      model.begin_refresh();
+      if (auto again = model.refresh(raw->ctx)) {
+        sim_.update_flow(raw->flow, std::move(again->demands), again->bound_per_wg * raw->ctx.count);
+      }
+    });
+  } else {
+    start();
+  }
+}
+
+void GpuDispatcher::phase_done(Cohort* c, TimePs now) {
+  Kernel& kern = kernels_[static_cast<size_t>(c->kernel)];
+  CohortContext next = c->ctx;
+  ++next.phase;
+  std::optional<CohortWork> w = kern.model->next_phase(next);
+  if (!w) {
+    retire(c, now);
+    return;
+  }
+  if (w->detached) {
+    start_detached(*c, std::move(*w));
+    retire(c, now);
+    return;
+  }
+  trace_phase(*c, now);
+  c->ctx.phase = next.phase;
+  c->phase_started = now;
+  c->phase_label = w->phase_label;
+  c->phase_kind = w->phase_kind;
+  start_phase(c, std::move(*w));
+}
+
+void GpuDispatcher::start_detached(const Cohort& c, CohortWork w) {
+  const KernelId k = c.kernel;
+  Kernel& kern = kernels_[static_cast<size_t>(k)];
+  ++kern.detached_running;
+  FlowSpec spec;
+  spec.work = w.work_per_wg * c.ctx.count;
+  spec.demands = std::move(w.demands);
+  spec.bound = w.bound_per_wg * c.ctx.count;
+  spec.owner = kern.desc.owner;
+  const std::string label = sim_.trace() != nullptr
+                                ? fmt::format("{} {} x{}", w.phase_label != nullptr ? w.phase_label : "phase",
+                                              kern.desc.name, c.ctx.count)
+                                : std::string();
+  auto start = [this, k, xcd = c.ctx.xcd, kind = w.phase_kind, label, spec = std::move(spec)]() mutable {
+    const TimePs began = sim_.now();
+    (void)sim_.start_flow(std::move(spec), [this, k, xcd, kind, label, began](TimePs now) {
+      if (TraceRecorder* tr = sim_.trace())
+        tr->span(fmt::format("gpu{}", config_.index), TraceTrack::xcd(xcd), label, began, now, {kind});
+      Kernel& owner = kernels_[static_cast<size_t>(k)];
+      --owner.detached_running;
+      if (owner.finished_wgs == owner.desc.workgroups && owner.detached_running == 0) finish_kernel(k, now);
+    });
+  };
+  if (w.startup_latency > 0) {
+    sim_.after(w.startup_latency, std::move(start));
+  } else {
+    start();
+  }
+}
+
+void GpuDispatcher::trace_phase(const Cohort& c, TimePs now) {
+  TraceRecorder* tr = sim_.trace();
+  if (tr == nullptr) return;
+  const Kernel& kern = kernels_[static_cast<size_t>(c.kernel)];
+  const bool first = c.ctx.phase == 0;
+  tr->span(fmt::format("gpu{}", config_.index), TraceTrack::xcd(c.ctx.xcd),
+           first ? fmt::format("{} x{}", kern.desc.name, c.ctx.count)
+                 : fmt::format("{} {} x{}", c.phase_label != nullptr ? c.phase_label : "phase",
+                               kern.desc.name, c.ctx.count),
+           first ? c.started : c.phase_started, now, {first ? kern.desc.owner.kind : c.phase_kind});
 }
 
 void GpuDispatcher::retire(Cohort* c, TimePs now) {
@@ -416,44 +485,13 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
   kern.finished_wgs += c->ctx.count;
   if (kern.finished_wgs == kern.next_wg)
     running_.erase(std::lower_bound(running_.begin(), running_.end(), held_by));
-  if (TraceRecorder* tr = sim_.trace()) {
-    tr->span(fmt::format("gpu{}", config_.index), TraceTrack::xcd(c->ctx.xcd),
-             fmt::format("{} x{}", kern.desc.name, c->ctx.count), c->started, now, {kern.desc.owner.kind});
-  }
+  trace_phase(*c, now);
   auto it = std::find_if(cohorts_.begin(), cohorts_.end(), [c](const auto& p) { return p.get() == c; });
   spare_cohorts_.push_back(std::move(*it));
   cohorts_.erase(it);
 
   if (kern.finished_wgs == kern.desc.workgroups) {
-    kern.stats.finished = now;
-    Stream& s = streams_[static_cast<size_t>(kern.stream)];
-    s.head++;
-    if (TraceRecorder* tr = sim_.trace()) {
-      const std::string gpu = fmt::format("gpu{}", config_.index);
-      tr->span(gpu, TraceTrack::stream(s.config.name), kern.desc.name, kern.stats.arrived, now,
-               {kern.desc.owner.kind});
-      // Nested under the kernel: the time it sat in its queue before any workgroup got a CU, the
-      // cost of launch order and priorities a trace reader should see at a glance.
-      if (kern.stats.first_dispatch > kern.stats.arrived) {
-        tr->span(gpu, TraceTrack::stream(s.config.name), "waiting for CUs", kern.stats.arrived,
-                 kern.stats.first_dispatch, {kern.desc.owner.kind, /*waiting=*/true});
-      }
-    }
-    // The stream's next kernel is on its way before anything this end releases through events:
-    // the queue's successor is already at the front end, an event waiter on another stream must
-    // first see the event (2 x H200: successor ready 2.8 us after the end, a waiter released by
-    // the same end 6.1 us; hardware/measurements/h200x2_programs2_ag_gemm.jsonl, ficco:2). With
-    // equal launch latencies the successor therefore arrives first.
-    // The callback may launch kernels (a program releasing what waited on this one), which can
-    // grow kernels_ and move `kern`: read what is needed before it.
-    const StreamId stream = kern.stream;
-    const std::function<void(TimePs)> done = std::move(kern.done);
-    // Nothing asks a finished kernel's model again (refresh_all visits running kernels only): its
-    // memory goes now, not at the end of a long program.
-    kern.done = nullptr;
-    kern.model.reset();
-    start_head(stream);
-    if (done) done(now);
+    if (kern.detached_running == 0) finish_kernel(held_by, now);
   } else if (kern.desc.holds_cus && kern.next_wg < kern.desc.workgroups) {
     // The finished workgroups' CUs stay with their kernel: as many as just finished on this XCD.
     if (held_.size() < kernels_.size()) held_.resize(kernels_.size());
@@ -470,6 +508,39 @@ void GpuDispatcher::retire(Cohort* c, TimePs now) {
     flush_pending_ = true;
     sim_.defer([this] { after_retires(); });
   }
+}
+
+void GpuDispatcher::finish_kernel(KernelId k, TimePs now) {
+  Kernel& kern = kernels_[static_cast<size_t>(k)];
+  kern.stats.finished = now;
+  Stream& s = streams_[static_cast<size_t>(kern.stream)];
+  s.head++;
+  if (TraceRecorder* tr = sim_.trace()) {
+    const std::string gpu = fmt::format("gpu{}", config_.index);
+    tr->span(gpu, TraceTrack::stream(s.config.name), kern.desc.name, kern.stats.arrived, now,
+             {kern.desc.owner.kind});
+    // Nested under the kernel: the time it sat in its queue before any workgroup got a CU, the
+    // cost of launch order and priorities a trace reader should see at a glance.
+    if (kern.stats.first_dispatch > kern.stats.arrived) {
+      tr->span(gpu, TraceTrack::stream(s.config.name), "waiting for CUs", kern.stats.arrived,
+               kern.stats.first_dispatch, {kern.desc.owner.kind, /*waiting=*/true});
+    }
+  }
+  // The stream's next kernel is on its way before anything this end releases through events:
+  // the queue's successor is already at the front end, an event waiter on another stream must
+  // first see the event (2 x H200: successor ready 2.8 us after the end, a waiter released by
+  // the same end 6.1 us; hardware/measurements/h200x2_programs2_ag_gemm.jsonl, ficco:2). With
+  // equal launch latencies the successor therefore arrives first.
+  // The callback may launch kernels (a program releasing what waited on this one), which can
+  // grow kernels_ and move `kern`: read what is needed before it.
+  const StreamId stream = kern.stream;
+  const std::function<void(TimePs)> done = std::move(kern.done);
+  // Nothing asks a finished kernel's model again (refresh_all visits running kernels only): its
+  // memory goes now, not at the end of a long program.
+  kern.done = nullptr;
+  kern.model.reset();
+  start_head(stream);
+  if (done) done(now);
 }
 
 void GpuDispatcher::after_retires() {

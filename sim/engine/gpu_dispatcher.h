@@ -21,6 +21,9 @@
 //   workgroup frees goes straight back to the same kernel while it has workgroups pending, before
 //   any other queue of any priority (the workgroup fetching its next tile), but a workgroup that
 //   could not start for want of CUs takes its tiles only when it gets one.
+// - A workgroup may work in phases (WorkgroupModel::next_phase): its cohort runs one flow per phase
+//   in turn on the same CUs; a detached last phase (stores draining after the workgroup exited)
+//   gives the CUs back when it starts, and the kernel ends when every such phase has.
 //
 // Costs (S streams, X XCDs, C CUs per XCD, R running kernels, H running cohorts):
 // - launch: O(X) for the kernel's per-XCD counters, amortized O(1) append to its stream's queue;
@@ -88,6 +91,10 @@ struct Cohort {
   std::vector<std::pair<int, int>> cus;  // (cu, slots) held
   TimePs started = 0;
   std::int32_t slot = 0;  // CohortContext::slot: kept by the object, which is reused
+  // The current phase (ctx.phase > 0: WorkgroupModel::next_phase): since when, and how traces draw it.
+  TimePs phase_started = 0;
+  const char* phase_label = nullptr;
+  KernelKind phase_kind = KernelKind::other;
 };
 
 class GpuDispatcher {
@@ -135,6 +142,7 @@ private:
     std::vector<std::int64_t> xcd_share;   // per XCD: its workgroups (round-robin share)
     std::vector<double> share_credit;      // per XCD: slots owed under later_kernel_share
     std::int64_t finished_wgs = 0;
+    int detached_running = 0;  // detached phases (CohortWork::detached) not yet done: the kernel waits
     bool arrived = false;
     KernelStats stats;
   };
@@ -160,6 +168,16 @@ private:
   bool place_level(const std::vector<KernelId>& level);
   [[nodiscard]] std::int64_t free_capacity(KernelId k, int xcd) const;
   [[nodiscard]] int stream_priority(KernelId k) const;
+  // Starts the flow of a cohort's current phase (after its startup latency).
+  void start_phase(Cohort* raw, CohortWork w);
+  // A cohort's phase flow ended: its next phase starts, or it retires.
+  void phase_done(Cohort* c, TimePs now);
+  // A cohort's detached last phase: its own flow, the cohort's CUs already given back.
+  void start_detached(const Cohort& c, CohortWork w);
+  // The kernel's last workgroup and detached phase are done: its stream moves on, its callback runs.
+  void finish_kernel(KernelId k, TimePs now);
+  // The span of a cohort's current phase on its XCD's track, ending now.
+  void trace_phase(const Cohort& c, TimePs now);
   void retire(Cohort* c, TimePs now);
   // Dispatch and residency update for every cohort retired at this instant (deferred by retire).
   void after_retires();

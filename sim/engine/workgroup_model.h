@@ -24,6 +24,8 @@ struct CohortContext {
   // unique among running cohorts, reused after one retires, so a model can keep per-cohort state
   // in a vector indexed by it (it writes the entry in cohort_work, before any refresh).
   std::int32_t slot = 0;
+  // The cohort's phase: 0 from its dispatch; n after next_phase() gave it an n-th sequel.
+  int phase = 0;
 };
 
 struct CohortWork {
@@ -31,6 +33,14 @@ struct CohortWork {
   std::vector<Demand> demands;       // resource units per unit of work
   double bound_per_wg = kUnbounded;  // max rate of one workgroup, work units per second
   TimePs startup_latency = 0;        // held CUs but no progress yet (protocol handshakes)
+  // How a phase after the first is drawn in traces ("send" makes "send <kernel> x<count>", drawn as
+  // `phase_kind`); phase 0 keeps the kernel's name and kind.
+  const char* phase_label = nullptr;
+  KernelKind phase_kind = KernelKind::other;
+  // A phase after the first that needs no CU (stores in flight draining after the workgroup
+  // exited): the cohort's CUs are given back when it starts, and the kernel ends only when every
+  // detached phase has. A detached phase is the cohort's last; it is never refreshed.
+  bool detached = false;
 };
 
 class WorkgroupModel {
@@ -48,6 +58,14 @@ public:
   // Asked again whenever residency changes on the GPU (other cohorts arrive or leave), so cache
   // pressure can change the demands of a running cohort. nullopt = unchanged.
   [[nodiscard]] virtual std::optional<CohortWork> refresh(const CohortContext& ctx) {
+    (void)ctx;
+    return std::nullopt;
+  }
+  // A workgroup that does its work in phases (compute its tile, then write it to the peers): when
+  // a cohort's current phase ends, the dispatcher asks for the next, with ctx.phase already the
+  // next phase's number. A phase is its own flow with its own work, demands, bound and startup
+  // latency; the cohort keeps its CUs throughout. nullopt = the workgroups are done (they retire).
+  [[nodiscard]] virtual std::optional<CohortWork> next_phase(const CohortContext& ctx) {
     (void)ctx;
     return std::nullopt;
   }

@@ -118,6 +118,13 @@ struct CacheInterference {
   std::vector<std::map<std::string, double>> from_us;
 };
 
+// The nodes `program` spans: its `nodes:`, else the hardware's cluster.nodes, else 1.
+int program_nodes(const wl::Program& program, const hw::NodeSpec& spec);
+// InputError (at the program, key "<program>.nodes") when the program spans more than one node on
+// hardware without a cluster section, or runs every rank (asymmetric, `all_gpus`) on more than one
+// node: all-GPU mode simulates the GPUs of one node.
+void check_program_nodes(const wl::Program& program, const hw::NodeSpec& spec, bool all_gpus = false);
+
 class ProgramSimulator {
 public:
   explicit ProgramSimulator(hw::NodeSpec spec, int max_cohort_size = 1 << 30);

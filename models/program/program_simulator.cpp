@@ -67,7 +67,7 @@ int program_nodes(const wl::Program& program, const hw::NodeSpec& spec) {
   return program.nodes.value_or(spec.cluster.nodes > 0 ? spec.cluster.nodes : 1);
 }
 
-void check_program_nodes(const wl::Program& program, const hw::NodeSpec& spec, bool all_gpus) {
+void check_program_nodes(const wl::Program& program, const hw::NodeSpec& spec) {
   const int nodes = program_nodes(program, spec);
   if (nodes <= 1) return;
   const std::string key = program.name + ".nodes";
@@ -75,13 +75,6 @@ void check_program_nodes(const wl::Program& program, const hw::NodeSpec& spec, b
     throw InputError(
         program.location, key,
         fmt::format("{} nodes need a hardware file with a cluster section ({} has none)", nodes, spec.name));
-  }
-  if (all_gpus || program.all_gpus || program.asymmetric()) {
-    throw InputError(
-        program.location, key,
-        fmt::format("a program that runs every rank (imbalance, rank_overrides, ranks, all_gpus) "
-                    "is simulated on one node; got {} nodes",
-                    nodes));
   }
   for (const wl::ProgramKernel& k : program.kernels) {
     if (k.kind == wl::KernelKind::collective && k.collective.impl != wl::CollectiveImpl::cu) {

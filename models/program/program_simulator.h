@@ -121,9 +121,9 @@ struct CacheInterference {
 // The nodes `program` spans: its `nodes:`, else the hardware's cluster.nodes, else 1.
 int program_nodes(const wl::Program& program, const hw::NodeSpec& spec);
 // InputError (at the program, key "<program>.nodes") when the program spans more than one node on
-// hardware without a cluster section, or runs every rank (asymmetric, `all_gpus`) on more than one
-// node: all-GPU mode simulates the GPUs of one node.
-void check_program_nodes(const wl::Program& program, const hw::NodeSpec& spec, bool all_gpus = false);
+// hardware without a cluster section, or (key "<program>.kernels.<k>.impl") when a collective over
+// several nodes is not on CUs.
+void check_program_nodes(const wl::Program& program, const hw::NodeSpec& spec);
 
 class ProgramSimulator {
 public:

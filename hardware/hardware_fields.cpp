@@ -82,6 +82,13 @@ bool has_stream_bw(const NodeSpec& s) { return s.model.memory.workgroup_stream_b
 bool has_power(const NodeSpec& s) { return s.model.power.limit != 0; }
 bool has_message_overhead(const NodeSpec& s) { return s.model.fused.message_overhead >= 0; }
 bool has_occupancy_ratio(const NodeSpec& s) { return s.model.fused.occupancy_ratio != 1; }
+// The cluster section: absent = one node (nics_per_node 0); its fields come as a set (validate()).
+bool has_cluster(const NodeSpec& s) { return s.cluster.present(); }
+bool has_cluster_nodes(const NodeSpec& s) { return s.cluster.nodes != 0; }
+bool has_message_rate(const NodeSpec& s) { return s.cluster.nic_message_rate != 0; }
+bool has_switch_latency(const NodeSpec& s) { return s.cluster.switch_latency != 0; }
+bool has_fat_tree(const NodeSpec& s) { return s.cluster.present() && s.cluster.network == Network::fat_tree; }
+bool has_nodes_per_leaf(const NodeSpec& s) { return s.cluster.nodes_per_leaf != 0; }
 
 using D = Dimension;
 using C = Constraint;
@@ -212,6 +219,18 @@ constexpr FieldLine kLines[] = {
   {"spec.dma.reduce_bandwidth", D::bandwidth,     C::non_negative, kOpt, at<&S::dma, &DmaSpec::reduce_bw>, has_reduce_bw},
   {"spec.dma.iods",             D::dimensionless, C::non_negative, kOpt, at<&S::dma, &DmaSpec::iods>, has_iods},
   {"spec.dma.iod_crossing_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::dma, &DmaSpec::iod_crossing_bw>, has_iod_crossing},
+
+  {"cluster.nodes",            D::dimensionless, C::positive,     kOpt, at<&S::cluster, &ClusterSpec::nodes>, has_cluster_nodes},
+  {"cluster.nics_per_node",    D::dimensionless, C::positive,     kOpt, at<&S::cluster, &ClusterSpec::nics_per_node>, has_cluster},
+  {"cluster.gpus_per_nic",     D::dimensionless, C::positive,     kOpt, at<&S::cluster, &ClusterSpec::gpus_per_nic>, has_cluster},
+  {"cluster.nic_bandwidth",    D::bandwidth,     C::positive,     kOpt, at<&S::cluster, &ClusterSpec::nic_bw>, has_cluster},
+  {"cluster.nic_latency",      D::time,          C::non_negative, kOpt, at<&S::cluster, &ClusterSpec::nic_latency>, has_cluster},
+  {"cluster.nic_message_rate_mpps", D::dimensionless, C::positive, kOpt, at<&S::cluster, &ClusterSpec::nic_message_rate>, has_message_rate},
+  {"cluster.pcie_bandwidth",   D::bandwidth,     C::positive,     kOpt, at<&S::cluster, &ClusterSpec::pcie_bw>, has_cluster},
+  {"cluster.network",          D::dimensionless, C::none,         kOpt, at<&S::cluster, &ClusterSpec::network>, has_cluster},
+  {"cluster.oversubscription", D::dimensionless, C::at_least_one, kOpt, at<&S::cluster, &ClusterSpec::oversubscription>, has_fat_tree},
+  {"cluster.nodes_per_leaf",   D::dimensionless, C::positive,     kOpt, at<&S::cluster, &ClusterSpec::nodes_per_leaf>, has_nodes_per_leaf},
+  {"cluster.switch_latency",   D::time,          C::non_negative, kOpt, at<&S::cluster, &ClusterSpec::switch_latency>, has_switch_latency},
 
   {"model.gemm.macro_tile_m",      D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::macro_tile_m>, nullptr},
   {"model.gemm.macro_tile_n",      D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::macro_tile_n>, nullptr},
@@ -392,6 +411,7 @@ std::string_view constraint_text(Constraint c) {
     case Constraint::at_least_two: return "must be at least 2";
     case Constraint::fraction: return "must be in (0, 1]";
     case Constraint::half_share: return "must be in [0, 0.5]";
+    case Constraint::at_least_one: return "must be at least 1";
   }
   return "";
 }
@@ -403,6 +423,7 @@ bool satisfies(double v, Constraint c) {
     case Constraint::at_least_two: return v >= 2;
     case Constraint::fraction: return v > 0 && v <= 1;
     case Constraint::half_share: return v >= 0 && v <= 0.5;
+    case Constraint::at_least_one: return v >= 1;
     case Constraint::none:
     case Constraint::non_empty: return true;
   }
@@ -468,6 +489,9 @@ void parse_field(const FieldDef& f, NodeSpec& spec, const std::string& text, con
         } else if constexpr (std::is_same_v<T, EngineMap>) {
           *p = parse_enum<EngineMap>(f, text, where, parse_engine_map,
                                      {EngineMap::round_robin, EngineMap::per_peer, EngineMap::all_on_one});
+        } else if constexpr (std::is_same_v<T, Network>) {
+          *p = parse_enum<Network>(f, text, where, parse_network,
+                                   {Network::rail_optimized, Network::fat_tree});
         } else {
           static_assert(std::is_same_v<T, WorkgroupRemap>);
           *p = parse_enum<WorkgroupRemap>(f, text, where, parse_workgroup_remap,

@@ -27,12 +27,14 @@ enum class Constraint {
   at_least_two,  // counts that describe a multi-GPU node
   fraction,      // in (0, 1]
   half_share,    // in [0, 0.5]: one of two or more claimants' share
+  at_least_one,  // >= 1: ratios such as a network's oversubscription
 };
 
 // Where a field's value lives. The variant's type decides how text is parsed: int* integer,
 // double* a quantity of `dim` (or a plain number when dim is dimensionless), bool* true/false,
-// std::string* text, Topology*/EngineMap*/WorkgroupRemap* an enumerator spelling.
-using FieldRef = std::variant<int*, double*, bool*, std::string*, Topology*, EngineMap*, WorkgroupRemap*>;
+// std::string* text, Topology*/EngineMap*/WorkgroupRemap*/Network* an enumerator spelling.
+using FieldRef =
+    std::variant<int*, double*, bool*, std::string*, Topology*, EngineMap*, WorkgroupRemap*, Network*>;
 
 struct FieldDef {
   std::string_view key;  // dotted YAML key, e.g. "spec.memory.hbm_bandwidth"

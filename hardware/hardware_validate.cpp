@@ -90,9 +90,40 @@ void check_power(const NodeSpec& spec, const HardwareSourceMap& sources) {
   }
 }
 
+// The cluster section comes as a set: nics_per_node says there is one; without it no other cluster
+// key may be set (it would be ignored). With it, each GPU needs a NIC, and the NIC and its PCIe
+// path a rate.
+void check_cluster(const NodeSpec& spec, const HardwareSourceMap& sources) {
+  const ClusterSpec& c = spec.cluster;
+  if (!c.present()) {
+    const ClusterSpec none;
+    const bool other = c.nodes != 0 || c.nic_bw != 0 || c.pcie_bw != 0 || c.nic_latency != 0 ||
+                       c.gpus_per_nic != none.gpus_per_nic || c.nic_message_rate != 0 ||
+                       c.network != none.network || c.oversubscription != none.oversubscription ||
+                       c.nodes_per_leaf != 0 || c.switch_latency != 0;
+    if (other)
+      fail(sources, "cluster.nics_per_node", "required key is missing (the cluster section sets other keys)");
+    return;
+  }
+  if (c.nic_bw == 0)
+    fail(sources, "cluster.nic_bandwidth", "required key is missing (cluster.nics_per_node is set)");
+  if (c.pcie_bw == 0)
+    fail(sources, "cluster.pcie_bandwidth", "required key is missing (cluster.nics_per_node is set)");
+  if (std::int64_t{c.nics_per_node} * c.gpus_per_nic < spec.interconnect.gpus) {
+    fail(sources, "cluster.gpus_per_nic",
+         fmt::format("{} NICs x {} GPUs per NIC serve fewer than the node's {} GPUs", c.nics_per_node,
+                     c.gpus_per_nic, spec.interconnect.gpus));
+  }
+  if (c.network != Network::fat_tree && (c.oversubscription != 1 || c.nodes_per_leaf != 0)) {
+    fail(sources, c.nodes_per_leaf != 0 ? "cluster.nodes_per_leaf" : "cluster.oversubscription",
+         "applies only to cluster.network: fat_tree");
+  }
+}
+
 }  // namespace
 
 void validate(const NodeSpec& spec, const HardwareSourceMap& sources) {
+  check_cluster(spec, sources);
   for (const FieldDef& f : hardware_fields()) check_field(f, spec, sources.at(std::string(f.key)));
   check_cu_budget(spec, sources);
   check_llc(spec, sources);

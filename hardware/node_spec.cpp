@@ -27,6 +27,14 @@ const char* to_string(WorkgroupRemap r) {
   return "?";
 }
 
+const char* to_string(Network n) {
+  switch (n) {
+    case Network::rail_optimized: return "rail_optimized";
+    case Network::fat_tree: return "fat_tree";
+  }
+  return "?";
+}
+
 // The parsers scan the enumerators through to_string so the spelling lives in one place.
 std::optional<Topology> parse_topology(std::string_view text) {
   for (Topology t : {Topology::fully_connected, Topology::switched}) {
@@ -45,6 +53,13 @@ std::optional<EngineMap> parse_engine_map(std::string_view text) {
 std::optional<WorkgroupRemap> parse_workgroup_remap(std::string_view text) {
   for (WorkgroupRemap r : {WorkgroupRemap::round_robin, WorkgroupRemap::xcd_contiguous}) {
     if (text == to_string(r)) return r;
+  }
+  return std::nullopt;
+}
+
+std::optional<Network> parse_network(std::string_view text) {
+  for (Network n : {Network::rail_optimized, Network::fat_tree}) {
+    if (text == to_string(n)) return n;
   }
   return std::nullopt;
 }

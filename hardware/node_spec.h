@@ -30,15 +30,22 @@ enum class EngineMap { round_robin, per_peer, all_on_one };  // how DMA transfer
 // xcds-th tile); xcd_contiguous: the kernel remaps its workgroup id so each XCD computes one
 // contiguous block of the tile order (Tensile's WorkGroupMappingXCC, used by hipBLASLt).
 enum class WorkgroupRemap { round_robin, xcd_contiguous };
+// How the nodes' NICs meet (cluster.network). rail_optimized: NIC i of every node is on rail
+// switch i, so GPU i reaches GPU i of any node through one switch at the NIC's full rate.
+// fat_tree: leaf switches under spine switches; traffic between leaves crosses the spine, which
+// carries 1 / oversubscription of what the leaves' ports can send.
+enum class Network { rail_optimized, fat_tree };
 
 const char* to_string(Topology t);
 const char* to_string(EngineMap m);
 const char* to_string(WorkgroupRemap r);
+const char* to_string(Network n);
 
 // Inverse of to_string; nullopt for an unknown spelling (callers turn that into an InputError).
 std::optional<Topology> parse_topology(std::string_view text);
 std::optional<EngineMap> parse_engine_map(std::string_view text);
 std::optional<WorkgroupRemap> parse_workgroup_remap(std::string_view text);
+std::optional<Network> parse_network(std::string_view text);
 
 // spec.compute
 struct ComputeSpec {
@@ -81,6 +88,24 @@ struct DmaSpec {
   // engine and link sit on different IODs crosses the IOD-IOD fabric once per byte.
   int iods = 0;                // iods: I/O dies the engines and the peer links are spread over
   double iod_crossing_bw = 0;  // iod_crossing_bandwidth: bytes/s one IOD can send to the other IODs
+};
+
+// cluster: the nodes' network interfaces and the network between nodes (optional; absent = one
+// node, nothing leaves it). Every GPU reaches other nodes through a NIC on a PCIe path of its own;
+// GPU i uses NIC i / gpus_per_nic, so gpus_per_nic GPUs share one NIC.
+struct ClusterSpec {
+  int nodes = 0;                // nodes: node count a program runs on by default (0 or absent = 1)
+  int nics_per_node = 0;        // nics_per_node: 0 = no cluster section
+  int gpus_per_nic = 1;         // gpus_per_nic: GPUs that share one NIC (GPU-NIC placement)
+  double nic_bw = 0;            // nic_bandwidth: per NIC, per direction (400 Gb/s = 50 GB/s)
+  double nic_latency = 0;       // nic_latency: one message NIC to NIC through one switch
+  double nic_message_rate = 0;  // nic_message_rate_mpps: million messages per second one NIC issues
+  double pcie_bw = 0;           // pcie_bandwidth: the GPU-NIC PCIe path, per direction
+  Network network = Network::rail_optimized;  // network
+  double oversubscription = 1;                // oversubscription (fat_tree): leaf down-ports over up-ports
+  int nodes_per_leaf = 0;     // nodes_per_leaf (fat_tree): nodes under one leaf switch (0 = one)
+  double switch_latency = 0;  // switch_latency: per switch a message crosses beyond the first
+  [[nodiscard]] bool present() const { return nics_per_node > 0; }
 };
 
 // model.gemm: the vendor GEMM library's kernels, as the tile model sees them.
@@ -284,6 +309,7 @@ struct NodeSpec {
   MemorySpec memory;              // spec.memory
   InterconnectSpec interconnect;  // spec.interconnect
   DmaSpec dma;                    // spec.dma
+  ClusterSpec cluster;            // cluster
   ModelParams model;              // model
   GemmLibrary gemm_library;       // gemm_library: the library's measured behaviour per shape
   std::string source_file;        // where it was loaded from (not a YAML key)

@@ -22,6 +22,8 @@ inline constexpr std::int64_t kMaxCollectiveBytes = std::int64_t{1} << 50;
 // A collective needs a peer; 4096 GPUs is far above any node the hardware files describe.
 inline constexpr std::int64_t kMinGpus = 2;
 inline constexpr std::int64_t kMaxGpus = std::int64_t{1} << 12;
+// Nodes a program spans (`nodes:`; a symmetric program runs one representative rank whatever N).
+inline constexpr std::int64_t kMaxNodes = std::int64_t{1} << 14;
 inline constexpr std::int64_t kMaxWorkgroups = std::int64_t{1} << 16;
 // A program's times (a launch gap, a measured kernel's duration, an imported step's span), in us:
 // 10^12 us (11.6 days) is 10^18 ps, inside the engine's int64 picoseconds with room for sums.

@@ -250,7 +250,9 @@ void validate_program(const Program& p) {
                        fmt::format("{} us is over the {} us a program time may be", k.measured.time_us,
                                    kMaxProgramTimeUs));
     }
-    if ((k.kind == KernelKind::collective || k.kind == KernelKind::fused) && p.gpus && *p.gpus < kMinGpus) {
+    // Ranks: gpus on each of the program's nodes (one GPU per node is a collective over the network).
+    if ((k.kind == KernelKind::collective || k.kind == KernelKind::fused) && p.gpus &&
+        *p.gpus * p.nodes.value_or(1) < kMinGpus) {
       throw InputError(
           k.location, key_of(p, k, "collective"),
           fmt::format("a collective needs at least {} GPUs; the program has gpus: {}", kMinGpus, *p.gpus));
@@ -426,7 +428,8 @@ void check_program_fits(const Program& p, int node_gpus, int node_cus) {
                      fmt::format("program asks for {} GPUs but the node has {}", *p.gpus, node_gpus));
   }
   for (const auto& k : p.kernels) {
-    if ((k.kind != KernelKind::collective && k.kind != KernelKind::fused) || gpus >= 2) continue;
+    if ((k.kind != KernelKind::collective && k.kind != KernelKind::fused) || gpus * p.nodes.value_or(1) >= 2)
+      continue;
     throw InputError(k.location, key_of(p, k, "collective"),
                      fmt::format("a collective needs at least 2 GPUs; the program runs on {}{}", gpus,
                                  p.gpus ? " (its gpus:)" : " (the node's GPU count)"));

@@ -137,7 +137,11 @@ struct ProgramStream {
 struct Program {
   std::string name;
   std::string source;       // "LLaMA-70B FSDP", "pair", ...
-  std::optional<int> gpus;  // nullopt = every GPU of the node
+  std::optional<int> gpus;  // GPUs per node; nullopt = every GPU of the node
+  // Nodes the program spans (`nodes:`; nullopt = the hardware's cluster.nodes, else 1): every node
+  // runs the program on `gpus` GPUs and a collective spans all nodes x gpus ranks
+  // (models/kernels/network_plan.h). More than one needs a hardware file with a cluster section.
+  std::optional<int> nodes;
   std::optional<double> launch_gap_us;
   std::vector<ProgramStream> streams;
   std::vector<ProgramKernel> kernels;  // host launch order

@@ -248,6 +248,7 @@ Program parse_program(StrictMap m) {
   p.name = nonempty_string(m, "name");
   p.source = m.optional_string("source").value_or("");
   if (m.has("gpus")) p.gpus = static_cast<int>(positive_integer(m, "gpus", kMaxGpus));
+  if (m.has("nodes")) p.nodes = static_cast<int>(positive_integer(m, "nodes", kMaxNodes));
   if (m.has("launch_gap_us")) p.launch_gap_us = non_negative(m, "launch_gap_us");
   const std::vector<YAML::Node> streams = m.sequence("streams");
   for (std::size_t i = 0; i < streams.size(); ++i) {
@@ -269,7 +270,7 @@ Program parse_program(StrictMap m) {
                                    [](const RankKernels& e) { return e.rank == 0; });
     if (zero != p.rank_kernels.end()) p.kernels = zero->kernels;
   }
-  if (p.gpus && *p.gpus < 2) {
+  if (p.gpus && *p.gpus < 2 && p.nodes.value_or(1) < 2) {
     for (const auto& k : p.kernels) {
       if (k.kind != KernelKind::collective) continue;
       m.fail("gpus", fmt::format("a program with collectives (kernel '{}') needs at least 2 GPUs, got {}",
@@ -463,6 +464,7 @@ std::string emit_programs(const std::vector<const Program*>& programs, const std
     out << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted << p.name;
     if (!p.source.empty()) out << YAML::Key << "source" << YAML::Value << YAML::DoubleQuoted << p.source;
     if (p.gpus) out << YAML::Key << "gpus" << YAML::Value << *p.gpus;
+    if (p.nodes) out << YAML::Key << "nodes" << YAML::Value << *p.nodes;
     if (p.launch_gap_us) out << YAML::Key << "launch_gap_us" << YAML::Value << *p.launch_gap_us;
     out << YAML::Key << "streams" << YAML::Value << YAML::BeginSeq;
     for (const auto& s : p.streams) {

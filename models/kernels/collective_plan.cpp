@@ -69,9 +69,68 @@ void choose_protocol(CollectivePlan& p, const hw::NodeSpec& spec) {
 
 }  // namespace
 
+namespace {
+
+// Payload bytes/s one GPU sends when `link_share` of them crosses its links at `links` bytes/s and
+// the rest its NIC at `nic` bytes/s (the two run in parallel: the slower share sets the rate).
+double split_rate(double link_share, double links, double nic) {
+  double rate = link_share > 0 ? links / link_share : 1e300;
+  if (link_share < 1) rate = std::min(rate, nic / (1 - link_share));
+  return rate;
+}
+
+// The plan over several nodes: every rank of nodes x gpus, the library's algorithm and the network
+// share of its bytes (network_plan.h), the simple protocol.
+void plan_across_nodes(CollectivePlan& p, const hw::NodeSpec& spec, int nodes) {
+  const hw::ClusterSpec& c = spec.cluster;
+  if (!c.present()) throw ModelError("a collective over several nodes needs the hardware's cluster section");
+  const wl::CollectiveOpTraits& t = wl::op_traits(p.coll.op);
+  const int ranks = p.gpus * nodes;
+  const double bytes = static_cast<double>(p.coll.bytes);
+  const auto& cm = spec.model.collective;
+  p.step_latency = cm.step_latency;
+  p.link_efficiency = simple_protocol_efficiency(p.coll.op, cm);
+  p.protocol = "simple";
+  const double nic_rate = c.nic_bw / c.gpus_per_nic;
+  const double links = p.peers > 0 ? p.aggregate_link_rate(cm.link_bw) * p.link_efficiency : 0;
+  if (t.point_to_point) {
+    p.network = plan_network(p.coll.op, NetworkAlgorithm::direct, c, nodes, p.gpus, p.workgroups);
+    p.bytes_sent = wl::sent_bytes(p.coll.op, bytes, ranks);
+    p.algorithm = "direct";
+    p.steps = 1;
+    return;
+  }
+  p.network = plan_network(p.coll.op, NetworkAlgorithm::ring, c, nodes, p.gpus, p.workgroups);
+  p.bytes_sent = wl::sent_bytes(p.coll.op, bytes, ranks);
+  p.algorithm = "ring";
+  p.steps = t.link_passes * (ranks - 1);
+  if (p.coll.op != wl::CollectiveOp::all_reduce) return;
+  // All-reduce: a tree (a chain through the node's GPUs, a binary tree between nodes; each GPU
+  // sends the data up once and down once) when the library's estimate says so: latency of its
+  // steps plus bytes at its bus bandwidth (kTreeBandwidthShare of the ring's).
+  NetworkPlan tree = plan_network(p.coll.op, NetworkAlgorithm::tree, c, nodes, p.gpus, p.workgroups);
+  const double tree_sent = 2.0 * bytes;
+  const int tree_steps = 2 * (p.gpus - 1);
+  tree.bandwidth_share = kTreeBandwidthShare;
+  const auto estimate = [&](const NetworkPlan& n, double sent, int steps) {
+    return steps * p.step_latency + n.latency() +
+           sent / (n.bandwidth_share * split_rate(1 - n.nic_share, links, nic_rate));
+  };
+  const double ring_time = estimate(*p.network, p.bytes_sent, p.steps);
+  const double tree_time = estimate(tree, tree_sent, tree_steps);
+  if (tree_time < ring_time) {
+    p.network = tree;
+    p.bytes_sent = tree_sent;
+    p.algorithm = "tree";
+    p.steps = tree_steps;
+  }
+}
+
+}  // namespace
+
 CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& spec, int gpus,
-                               std::optional<int> workgroups) {
-  if (gpus < 2) throw ModelError("a collective needs at least 2 GPUs");
+                               std::optional<int> workgroups, int nodes) {
+  if (gpus * nodes < 2) throw ModelError("a collective needs at least 2 GPUs");
   if (coll.bytes <= 0) throw ModelError("collective size must be positive");
   CollectivePlan p;
   p.coll = coll;
@@ -102,6 +161,12 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
   const int built = t.point_to_point ? lib.max_p2p_channels : lib.max_channels;
   if (built > 0 && gpus == spec.interconnect.gpus) p.workgroups = std::min(p.workgroups, built);
   if (p.workgroups <= 0) throw ModelError("a CU collective needs at least one workgroup");
+  if (nodes > 1) {
+    p.local_bytes_per_byte_sent = (1.0 / (static_cast<double>(gpus) * nodes - 1)) / t.link_passes;
+    p.llc_footprint = wl::input_bytes(coll.op, bytes, gpus * nodes) + bytes;
+    plan_across_nodes(p, spec, nodes);
+    return p;
+  }
   choose_protocol(p, spec);
   return p;
 }

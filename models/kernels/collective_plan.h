@@ -5,6 +5,7 @@
 #include <string>
 
 #include "hardware/node_spec.h"
+#include "models/kernels/network_plan.h"
 #include "workloads/collective.h"
 
 namespace c3sim::models {
@@ -32,6 +33,13 @@ struct CollectivePlan {
   double link_efficiency = 1;  // payload share of the link bytes under the chosen protocol
   int workgroups = 0;          // CU implementation: channels (one workgroup each)
   double llc_footprint = 0;    // bytes the collective streams through the LLC while it runs
+  // Over several nodes (nullopt on one): the collective spans nodes x gpus ranks, `bytes_sent` is
+  // what each rank sends to all of them, and network->nic_share of it leaves through the NIC; the
+  // rest crosses the links to the node's peers as on one node.
+  std::optional<NetworkPlan> network;
+
+  // Share of the sent bytes that crosses the node's own links (1 on one node).
+  [[nodiscard]] double link_share() const { return network ? 1.0 - network->nic_share : 1.0; }
 
   // Bytes/s one GPU's outgoing links carry at `link_bw` each, before protocol overhead: traffic
   // spreads over the peers' links (direct, or rings laid over every link), one switch port when the
@@ -50,9 +58,18 @@ struct CollectivePlan {
   [[nodiscard]] double hbm_bytes_per_byte() const;
 };
 
-// `gpus` GPUs take part; `workgroups` overrides the library default (CU implementation).
+// `gpus` GPUs of each of `nodes` nodes take part; `workgroups` overrides the library default (CU
+// implementation). Over several nodes the plan is the library's hierarchical one
+// (models/kernels/network_plan.h): a ring over every rank (all-gather, reduce-scatter, all-reduce)
+// or, for an all-reduce, a tree when the library's cost model says it is faster; an all-to-all sends
+// direct. Its protocol is then the simple one.
 CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& spec, int gpus,
-                               std::optional<int> workgroups);
+                               std::optional<int> workgroups, int nodes = 1);
+
+// NCCL's tree all-reduce reaches 0.92 of the bus bandwidth its channels would give a ring
+// (src/graph/tuning.cc: `busBw = std::min(busBw * .92, ...)` for NCCL_ALGO_TREE all-reduce), which
+// with the tree's fewer steps is the library's rule between the two.
+inline constexpr double kTreeBandwidthShare = 0.92;
 
 int default_workgroups(wl::CollectiveOp op, const hw::NodeSpec& spec);
 

@@ -23,7 +23,7 @@ CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& sp
       // the CUs first, which the ordered measurements contradict (collective-first beats
       // GEMM-first on H200: h200x2_ordered_table1.jsonl, sp/base 0.85). Isolated times are the same.
       startup_(s_to_ps(
-          plan_.step_latency * plan_.steps +
+          plan_.step_latency * plan_.steps + (plan_.network ? plan_.network->latency() : 0.0) +
           std::max(0.0, spec.model.collective.launch_latency - spec.model.dispatch.kernel_launch_latency))),
       launch_latency_(
           s_to_ps(std::min(spec.model.collective.launch_latency, spec.model.dispatch.kernel_launch_latency))),
@@ -34,7 +34,20 @@ CuCollectiveModel::CuCollectiveModel(CollectivePlan plan, const hw::NodeSpec& sp
       // what reaches HBM (the p2p FIFO staging); source and destination buffers stream to HBM.
       llc_hit_(1.0 - plan_.hbm_bytes_per_byte() / plan_.llc_bytes_per_byte(true)),
       channel_queueing_(spec.model.collective.channel_queueing),
-      link_rate_(link_efficiency_ * plan_.aggregate_link_rate(spec.model.collective.link_bw)) {}
+      link_rate_(payload_rate(spec)) {}
+
+double CuCollectiveModel::payload_rate(const hw::NodeSpec& spec) const {
+  const double links = link_efficiency_ * plan_.aggregate_link_rate(spec.model.collective.link_bw);
+  if (!plan_.network) return links;
+  // Links and NIC carry their shares in parallel; the slower share sets the rate.
+  const NetworkPlan& n = *plan_.network;
+  const hw::ClusterSpec& c = spec.cluster;
+  double nic = std::min(c.nic_bw, c.pcie_bw) / c.gpus_per_nic;
+  if (n.spine_share > 0) nic = std::min(nic, c.nic_bw / c.gpus_per_nic / c.oversubscription / n.spine_share);
+  double rate = plan_.peers > 0 && plan_.link_share() > 0 ? links / plan_.link_share() : nic / n.nic_share;
+  if (n.nic_share > 0) rate = std::min(rate, nic / n.nic_share);
+  return n.bandwidth_share * rate;
+}
 
 double CuCollectiveModel::load_by_others(std::int32_t kernel) const {
   const double u_llc = state_.memory_load_of_others(kernel);
@@ -77,7 +90,7 @@ engine::CohortWork CuCollectiveModel::work(const engine::CohortContext& ctx) {
   if (first_dispatch_ < 0) first_dispatch_ = now;
   w.startup_latency = std::max<TimePs>(0, first_dispatch_ + startup_ - now);
   const double fabric = plan_.cu_fabric_bytes_per_byte();
-  w.demands.reserve(4 + static_cast<size_t>(plan_.peers));
+  w.demands.reserve(7 + static_cast<size_t>(plan_.peers));
   w.demands.push_back({m.l2[x], fabric});
   w.demands.push_back({m.fabric[x], fabric});
   if (m.llc >= 0) w.demands.push_back({m.llc, plan_.llc_bytes_per_byte(true)});
@@ -87,8 +100,15 @@ engine::CohortWork CuCollectiveModel::work(const engine::CohortContext& ctx) {
   // Protocol overhead (flags, FIFO handshakes) costs link bytes beyond the payload. Every GPU runs
   // the same pair of kernels, so the peers' memory is as loaded as ours: remote writes wait on it
   // and each byte holds its link longer by 1 + f_link * u, whatever the number of workgroups.
-  const double per_peer = link_stretch / plan_.peers / link_efficiency_;
-  for (int p = 0; p < plan_.peers; ++p) w.demands.push_back({res_.link_to_peer(p), per_peer});
+  // Over several nodes the links carry their share of the bytes and the NIC the rest
+  // (network_plan.h), both at the algorithm's share of their rate.
+  const double share = plan_.network ? plan_.network->bandwidth_share : 1.0;
+  if (plan_.peers > 0 && plan_.link_share() > 0) {
+    const double per_peer = link_stretch * plan_.link_share() / plan_.peers / link_efficiency_ / share;
+    for (int p = 0; p < plan_.peers; ++p) w.demands.push_back({res_.link_to_peer(p), per_peer});
+  }
+  if (plan_.network)
+    add_network_demands(w.demands, res_, plan_.network->nic_share / share, plan_.network->spine_share);
   return w;
 }
 

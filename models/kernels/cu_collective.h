@@ -63,6 +63,8 @@ private:
   int running_ = 0;                    // the collective's workgroups holding CUs now
   // The other kernels' memory utilization the copy loop queues behind (queueing_utilization.h).
   [[nodiscard]] double load_by_others(std::int32_t kernel) const;
+  // Payload bytes/s the collective's paths carry: its links, and over several nodes its NIC beside them.
+  [[nodiscard]] double payload_rate(const hw::NodeSpec& spec) const;
   [[nodiscard]] engine::CohortWork work(const engine::CohortContext& ctx);
   // Channels sharing the link for this cohort's bound: every workgroup holding CUs, this cohort's
   // counted even before cohort_work has added it.

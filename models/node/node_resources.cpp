@@ -6,7 +6,8 @@
 
 namespace c3sim::models {
 
-NodeResources::NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, bool private_memory)
+NodeResources::NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, bool private_memory,
+                             int nodes)
     : sim_(&sim), peers_(spec.interconnect.gpus - 1) {
   const double share = spec.model.memory.collective_channel_share;
   mem_.push_back(build_memory(sim, spec, private_memory ? "[gemm]" : "", share > 0 ? 1 - share : 1));
@@ -39,6 +40,15 @@ NodeResources::NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, 
     power_ = sim.add_resource("power", p.limit - p.static_power, engine::ResourceKind::other, "board");
     energy_per_flop_ = p.energy_per_flop;
     energy_per_hbm_byte_ = p.energy_per_hbm_byte;
+  }
+  if (nodes > 1 && spec.cluster.present()) {
+    const hw::ClusterSpec& c = spec.cluster;
+    const double per_gpu = 1.0 / c.gpus_per_nic;
+    nic_ = sim.add_resource("nic_out", c.nic_bw * per_gpu, engine::ResourceKind::link, "nic");
+    nic_pcie_ = sim.add_resource("nic_pcie", c.pcie_bw * per_gpu, engine::ResourceKind::other, "pcie");
+    if (c.network == hw::Network::fat_tree)
+      spine_ = sim.add_resource("spine", c.nic_bw * per_gpu / c.oversubscription, engine::ResourceKind::link,
+                                "spine");
   }
   if (spec.dma.iods > 1) {
     for (int i = 0; i < spec.dma.iods; ++i) {

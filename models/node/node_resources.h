@@ -39,7 +39,9 @@ struct MemoryResources {
 
 class NodeResources {
 public:
-  NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, bool private_memory);
+  // `nodes` > 1: the program spans nodes, so the GPU also gets its NIC, the NIC's PCIe path and (fat
+  // tree) its share of the spine (models/kernels/network_plan.h); 1 builds exactly the node alone.
+  NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, bool private_memory, int nodes = 1);
 
   // The simulation's clock, for models whose cost depends on when a cohort starts (a collective's
   // start is paid once, from its first dispatch).
@@ -60,6 +62,13 @@ public:
   [[nodiscard]] engine::ResourceId iod_crossing(int iod) const { return iod_out_[static_cast<size_t>(iod)]; }
   // The outgoing link that carries traffic to peer p (0-based among the peers).
   [[nodiscard]] engine::ResourceId link_to_peer(int p) const;
+  // Scale-out, per representative GPU (-1 without nodes > 1): its NIC's send direction
+  // (nic_bandwidth / gpus_per_nic: the GPUs of one NIC send alike), the GPU-NIC PCIe path
+  // (pcie_bandwidth / gpus_per_nic, the NIC's own x16 link being the shared stage) and, on a fat
+  // tree, the spine's 1 / oversubscription of the NIC's rate.
+  [[nodiscard]] engine::ResourceId nic() const { return nic_; }
+  [[nodiscard]] engine::ResourceId nic_pcie() const { return nic_pcie_; }
+  [[nodiscard]] engine::ResourceId spine() const { return spine_; }
   // Adds a flow's draw on the board power limit (spec.model.power: a resource of (limit - static)
   // W), if the node has one: J per unit of its work for the matrix FLOPs one unit does and for the
   // HBM bytes `demands` already charges it (its demands on any of the HBM resources), so every
@@ -82,6 +91,9 @@ private:
   std::vector<engine::ResourceId> engines_;
   std::vector<engine::ResourceId> iod_out_;  // per IOD, when spec.dma.iods > 1
   engine::ResourceId power_ = -1;
+  engine::ResourceId nic_ = -1;
+  engine::ResourceId nic_pcie_ = -1;
+  engine::ResourceId spine_ = -1;
   double energy_per_flop_ = 0;
   double energy_per_hbm_byte_ = 0;
   int peers_ = 0;

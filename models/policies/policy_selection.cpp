@@ -6,6 +6,25 @@
 
 namespace c3sim::models {
 
+namespace {
+
+// Whether every concrete policy `name` stands for keeps the program's collectives on CUs: a
+// collective over several nodes is modelled on CUs only (docs/scale-out.md), so `all` leaves out
+// the copy-engine policies for such a program. Deciding entries choose among CU plans.
+bool keeps_cu_collectives(const TransformRegistry& registry, const std::string& name, const wl::Program& p,
+                          const hw::NodeSpec& spec) {
+  for (const PolicyName& c : registry.expand(registry.parse(name, p.location), spec)) {
+    if (registry.decides(c)) continue;
+    const wl::Program t = registry.apply(c, p, spec);
+    for (const wl::ProgramKernel& k : t.kernels) {
+      if (k.kind == wl::KernelKind::collective && k.collective.impl != wl::CollectiveImpl::cu) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<std::string> scenario_policies(const wl::Scenario& s, const PolicyRequest& requested,
                                            const hw::NodeSpec& spec) {
   std::vector<std::string> names = requested.names;
@@ -47,8 +66,11 @@ std::vector<std::string> program_policies(const wl::Program& p, const PolicyRequ
     const PolicyName name = registry.check(names[i], spec, loc);
     if (name.is_all()) {
       // Per program: the standard policies that can transform it.
+      const bool across_nodes = p.nodes.value_or(spec.cluster.nodes) > 1;
       for (const auto& n : registry.standard_names()) {
-        if (!registry.cannot_apply(n, p)) out.push_back(n);
+        if (registry.cannot_apply(n, p)) continue;
+        if (across_nodes && !keeps_cu_collectives(registry, n, p, spec)) continue;
+        out.push_back(n);
       }
       continue;
     }

@@ -64,15 +64,40 @@ std::vector<double> ProgramSimulator::launch_times_us(const wl::Program& p) cons
   return out;
 }
 
+int program_nodes(const wl::Program& program, const hw::NodeSpec& spec) {
+  return program.nodes.value_or(spec.cluster.nodes > 0 ? spec.cluster.nodes : 1);
+}
+
+void check_program_nodes(const wl::Program& program, const hw::NodeSpec& spec) {
+  const int nodes = program_nodes(program, spec);
+  if (nodes <= 1) return;
+  const std::string key = program.name + ".nodes";
+  if (!spec.cluster.present()) {
+    throw InputError(
+        program.location, key,
+        fmt::format("{} nodes need a hardware file with a cluster section ({} has none)", nodes, spec.name));
+  }
+  for (const wl::ProgramKernel& k : program.kernels) {
+    if (k.kind == wl::KernelKind::collective && k.collective.impl != wl::CollectiveImpl::cu) {
+      throw InputError(k.location, program.name + ".kernels." + k.name + ".impl",
+                       fmt::format("a collective over {} nodes runs on CUs (impl: cu); '{}' is not modelled "
+                                   "across nodes",
+                                   nodes, wl::to_string(k.collective.impl)));
+    }
+  }
+}
+
 ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& knobs) {
   wl::validate_program(p);
+  check_program_nodes(p, spec_);
   const int gpus = p.gpus.value_or(spec_.interconnect.gpus);
+  const int nodes = program_nodes(p, spec_);
   const int X = spec_.compute.xcds;
   const size_t n = p.kernels.size();
 
   engine::Simulation sim;
   sim.set_trace(knobs.trace);
-  NodeResources res(sim, spec_, knobs.private_memory);
+  NodeResources res(sim, spec_, knobs.private_memory, nodes);
   InterferenceState state(X);
   state.isolate_caches = knobs.isolate_caches;
   state.isolate_queueing = knobs.isolate_queueing;
@@ -301,8 +326,8 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
         break;
       }
       case wl::KernelKind::collective: {
-        l.plan =
-            plan_collective(k.collective, spec_, gpus, partition_channel_cap(k.collective, spec_, ps.cus));
+        l.plan = plan_collective(k.collective, spec_, gpus,
+                                 partition_channel_cap(k.collective, spec_, ps.cus), nodes);
         if (k.collective.impl == wl::CollectiveImpl::cu) {
           auto model = std::make_shared<CuCollectiveModel>(*l.plan, spec_, res, state,
                                                            is_own_partition(spec_, ps.cus));
@@ -493,6 +518,7 @@ double ProgramSimulator::isolated_us(const wl::Program& p, int kernel) {
   wl::Program alone;
   alone.name = "isolated";
   alone.gpus = p.gpus.value_or(spec_.interconnect.gpus);
+  alone.nodes = p.nodes;
   wl::ProgramStream s = *p.stream(k.stream);
   alone.streams = {s};
   wl::ProgramKernel only = k;

@@ -118,6 +118,13 @@ struct CacheInterference {
   std::vector<std::map<std::string, double>> from_us;
 };
 
+// The nodes `program` spans: its `nodes:`, else the hardware's cluster.nodes, else 1.
+int program_nodes(const wl::Program& program, const hw::NodeSpec& spec);
+// InputError (at the program, key "<program>.nodes") when the program spans more than one node on
+// hardware without a cluster section, or (key "<program>.kernels.<k>.impl") when a collective over
+// several nodes is not on CUs.
+void check_program_nodes(const wl::Program& program, const hw::NodeSpec& spec);
+
 class ProgramSimulator {
 public:
   explicit ProgramSimulator(hw::NodeSpec spec, int max_cohort_size = 1 << 30);

@@ -30,7 +30,7 @@ constexpr double kGi = kMi * 1024.0;
 constexpr double kTi = kGi * 1024.0;
 
 // Longest symbols first is not needed: we match the whole trimmed suffix exactly.
-constexpr std::array<UnitEntry, 39> kUnits{{
+constexpr std::array<UnitEntry, 40> kUnits{{
     {"B", Dimension::bytes, 1.0},
     {"KB", Dimension::bytes, 1e3},
     {"MB", Dimension::bytes, 1e6},
@@ -44,6 +44,7 @@ constexpr std::array<UnitEntry, 39> kUnits{{
     {"MB/s", Dimension::bandwidth, 1e6},
     {"GB/s", Dimension::bandwidth, 1e9},
     {"TB/s", Dimension::bandwidth, 1e12},
+    {"Gb/s", Dimension::bandwidth, 1e9 / 8},  // network line rates (a NIC's 400 Gb/s = 50 GB/s)
     {"MiB/s", Dimension::bandwidth, kMi},
     {"GiB/s", Dimension::bandwidth, kGi},
     {"TiB/s", Dimension::bandwidth, kTi},

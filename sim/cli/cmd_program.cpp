@@ -200,6 +200,8 @@ void run_program_file(const ProgramRunArgs& a) {
   std::vector<std::vector<std::string>> policies;
   for (auto& p : programs) {
     wl::check_program_fits(p, spec.interconnect.gpus, spec.compute.total_cus());
+    if (a.nodes > 0) p.nodes = a.nodes;
+    models::check_program_nodes(p, spec);
     if (a.rank >= 0) p = one_rank(p, a.rank, spec.interconnect.gpus);
     policies.push_back(models::program_policies(p, {a.policies, {"<command line>", 0, 0}}, registry, spec));
     if (models::runs_all_gpus(p, a.all_gpus)) {

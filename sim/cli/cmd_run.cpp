@@ -27,6 +27,7 @@ struct RunArgs {
   bool no_attribution = false;
   bool all_gpus = false;
   int rank = -1;
+  int nodes = 0;
 };
 
 std::string render_table(const std::vector<wl::Record>& records, bool csv) {
@@ -76,13 +77,17 @@ void add_run_command(CLI::App& app) {
                   "representative GPU")
       ->check(CLI::NonNegativeNumber)
       ->excludes(all_gpus);
+  cmd->add_option("--nodes", a->nodes,
+                  "Program files: run every program on N nodes (overrides its `nodes:`; needs a hardware "
+                  "file with a cluster section, docs/scale-out.md)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--no-attribution", a->no_attribution,
                 "Skip the counterfactual runs that attribute slowdowns");
   cmd->callback([a, hardware] {
     if (is_program_file(a->scenario_file)) {  // kernels on streams: sim/cli/cmd_program.cpp
       run_program_file(ProgramRunArgs{a->scenario_file, a->hardware, hardware->count() > 0, a->policies,
                                       a->format, a->output, a->trace, a->per_workgroup, a->all_gpus,
-                                      !a->no_attribution, a->rank});
+                                      !a->no_attribution, a->rank, a->nodes});
       return;
     }
     const Format f = parse_format(a->format, {Format::jsonl, Format::table, Format::csv});

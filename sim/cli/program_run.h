@@ -28,6 +28,8 @@ struct ProgramRunArgs {
   // --rank R: rank R's program alone (its kernel list, sizes and overrides) on the representative
   // GPU, as if every GPU ran it; -1 = not given.
   int rank = -1;
+  // --nodes N: every program spans N nodes (replaces its `nodes:`); 0 = not given.
+  int nodes = 0;
 };
 
 // True when `path` parses as YAML whose top level has `program:` or `programs:`. Malformed YAML

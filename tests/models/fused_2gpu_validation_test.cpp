@@ -46,6 +46,7 @@ hw::NodeSpec calibrated_2gpu() {
     if (wanted) paths.insert(entry.path().string());
   }
   paths.insert(kMeasurements + "partition/h200x2_coll_partition.jsonl");
+  files.reserve(paths.size());
   for (const std::string& p : paths) files.push_back({p, wl::read_measurements(p)});
   return calibrate(hw::load_hardware(kMeasurements + "h200-sxm-x2.yaml"), files).spec;
 }
@@ -92,10 +93,12 @@ const std::map<std::string, std::string> kKnownGaps{
      "protocol step, 15.8 us, are fitted on the other collectives), the lookup 45.2 against 51.7"},
     {"4096x8x128x8 fused best",
      "-9.3%: the lookup alone is 45.2 us against 51.7; a streaming kernel of the gathered bytes pays "
-     "the launch only, the gather about 9 us of fixed cost (intercept of the three large dim-128 sizes)"},
+     "the 4 us launch only; the lookups alone of the three larger dim-128 sizes give the gather 14.7 us "
+     "fixed"},
     {"16384x8x128x16 bulk",
-     "+10.6%: the lookup alone is 319.3 us against 294.3 (calibrated HBM bandwidth 3.67 TB/s, a copy's "
-     "read + write; the gather reads at 3.9-4.0 TB/s) and the all-to-all 161.1 against 139.3"},
+     "+10.7%: the lookup alone is 319.3 us against 294.3 (calibrated HBM bandwidth 3.67 TB/s, fitted on "
+     "copies and GEMMs; "
+     "the gather reads rows at 4.10 TB/s) and the all-to-all 161.1 against 139.3"},
     {"16384x8x128x16 fused best", "+12.4%: the lookup alone is 319.3 us against 294.3 (as for bulk)"},
     {"16384x16x256x2 fused best",
      "+14.0%: a modelled workgroup stores its tile after computing it, so at 64 samples per tile (256 "

@@ -198,6 +198,14 @@ row "programs on 2 x H200 (c3bench, 4 programs, 28 step records; calibrated on i
   "$prog_summary"
 headline "2 x H200, 4 programs (FSDP layer, TP block, MoE layer, all-gather -> GEMM), 28 steps"
 
+# The fused and bulk embedding + all-to-all (c3bench fused_a2a, 5 sizes): bulk at the bulk's tile,
+# fused at the measured best chunk, on the calibration whose isolated records share its trials'
+# conditioning (warm-up collective: x2w above; none of its records is fitted).
+bash $M/fused_2gpu/predict.sh "$C3SIM" "$tmp/x2w.yaml" "$tmp/fused" >/dev/null
+row "fused vs bulk embedding + all-to-all on 2 x H200 (c3bench, 5 sizes, 10 steps; warm-collective calibration)" \
+  "bash $M/fused_2gpu/predict.sh c3sim x2w.yaml fused; python3 $M/fused_2gpu/summarize.py $M/fused_2gpu/fused_2gpu.jsonl --fidelity fused" \
+  "$(python3 $M/fused_2gpu/summarize.py $M/fused_2gpu/fused_2gpu.jsonl --fidelity "$tmp/fused")"
+
 # The same programs under CU masks and the vendor's copy-engine collective (issue 15, c3bench's
 # program path: rp:<n> as green contexts, NCCL zero-CTA; h200x2_programs3_*, 20 step records: the
 # chain under 8 policies, the FSDP step under 6 in two calls, the TP block and the MoE layer under

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "hardware/hardware_loader.h"
+#include "models/kernels/collective_plan.h"
 #include "models/kernels/fused_kernel.h"
 #include "models/policies/transform_registry.h"
 #include "models/program/program_simulator.h"
@@ -117,6 +118,41 @@ TEST(FusedKernelNodes, FusedBeatsBulkAcrossNodes) {
   wl::Program one = emb;
   one.nodes = 1;
   EXPECT_LT(sim.simulate(reg.apply("fuse", one, spec)).step_us, fuse);
+}
+
+TEST(FusedKernelNodes, ReduceScatterSendsTheRingsShareOverTheNic) {
+  // A fused GEMM + reduce-scatter takes the ring's rule: 1 / g of its bytes leave through the NIC.
+  const hw::NodeSpec spec = hw::load_hardware("mi300x");
+  wl::Collective rs;
+  rs.op = wl::CollectiveOp::reduce_scatter;
+  rs.bytes = 16 << 20;
+  const CollectivePlan plan = plan_collective(rs, spec, 8, std::nullopt, 2);
+  ASSERT_TRUE(plan.network.has_value());
+  EXPECT_DOUBLE_EQ(plan.network->nic_share, 1.0 / 8);
+
+  const wl::Program p = load_one(R"(program:
+  name: gemm_rs
+  streams: [{name: compute}, {name: comm}]
+  kernels:
+    - {name: fc2, stream: compute, gemm: {m: 8192, n: 8192, k: 4096, dtype: bf16}}
+    - {name: rs, stream: comm, after: [fc2], collective: {op: reduce_scatter, bytes: 16 MiB}}
+)");
+  const TransformRegistry& reg = builtin_registry();
+  const wl::Program fused = reg.apply("fuse", p, spec);
+  wl::Program two = fused;
+  two.nodes = 2;
+  ProgramSimulator sim(spec);
+  const double one_us = sim.simulate(fused).step_us;
+  const double two_us = sim.simulate(two).step_us;
+  EXPECT_GT(two_us, one_us) << "a network step's latency at least";
+  // A NIC a hundredth as fast: the 1 / 8 share it carries now sets the send, which it would not if
+  // the bytes crossed the links.
+  hw::NodeSpec slow = spec;
+  slow.cluster.nic_bw /= 100;
+  const double slow_us = ProgramSimulator(slow).simulate(two).step_us;
+  const double nic_bytes = plan.bytes_sent * plan.network->nic_share;
+  EXPECT_GT(slow_us, nic_bytes / slow.cluster.nic_bw * 1e6);
+  EXPECT_GT(slow_us, two_us);
 }
 
 }  // namespace

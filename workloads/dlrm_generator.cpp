@@ -20,6 +20,10 @@ constexpr std::int64_t kMaxRows = std::int64_t{1} << 40;
 constexpr std::int64_t kMaxPooling = std::int64_t{1} << 16;
 constexpr std::int64_t kMaxEmbeddingDim = std::int64_t{1} << 16;
 constexpr std::int64_t kMaxLayers = 64;
+// FBGEMM's embedding forward: blocks of kForwardMaxThreads = 512 threads, a 32-thread warp per bag.
+constexpr std::int64_t kBagsPerBlock = 16;
+// The grid's limit here (an int workgroup count).
+constexpr std::int64_t kMaxLookupWorkgroups = std::int64_t{1} << 30;
 
 [[noreturn]] void option_error(const SourceLocation& where, const std::string& option,
                                const std::string& why) {
@@ -87,8 +91,9 @@ DlrmConfig mlperf_dlrm_dcnv2() {
 }
 
 const std::vector<std::string>& dlrm_option_names() {
-  static const std::vector<std::string> names{"gpus", "batch", "tables",     "rows",    "pooling",
-                                              "dim",  "dtype", "bottom-mlp", "top-mlp", "interaction"};
+  static const std::vector<std::string> names{"gpus",   "nodes",      "sharding", "batch",
+                                              "tables", "rows",       "pooling",  "dim",
+                                              "dtype",  "bottom-mlp", "top-mlp",  "interaction"};
   return names;
 }
 
@@ -113,6 +118,18 @@ DlrmConfig dlrm_config(const std::vector<DlrmOption>& options, const SourceLocat
   if (const auto* o = given("gpus")) {
     c.gpus = static_cast<int>(parse_size(o->value, where, o->name, kMaxGpus));
     check_gpu_count(c.gpus, where, o->name);
+  }
+  if (const auto* o = given("nodes"))
+    c.nodes = static_cast<int>(parse_size(o->value, where, o->name, kMaxNodes));
+  c.sharding = c.nodes > 1 ? DlrmSharding::column : DlrmSharding::table;
+  if (const auto* o = given("sharding")) {
+    if (o->value == "table") {
+      c.sharding = DlrmSharding::table;
+    } else if (o->value == "column") {
+      c.sharding = DlrmSharding::column;
+    } else {
+      option_error(where, o->name, fmt::format("unknown sharding '{}' (table, column)", o->value));
+    }
   }
   if (const auto* o = given("batch")) c.batch_per_gpu = parse_size(o->value, where, o->name, kMaxGemmDim);
   if (const auto* o = given("dim")) c.dim = parse_size(o->value, where, o->name, kMaxEmbeddingDim);
@@ -172,10 +189,15 @@ void validate(const DlrmConfig& c, const SourceLocation& where) {
   }
   if (c.dim < 1 || c.dim > kMaxEmbeddingDim)
     option_error(where, "dim", fmt::format("{} is outside 1..{}", c.dim, kMaxEmbeddingDim));
-  if (c.tables() < c.gpus) {
+  if (c.nodes < 1 || c.nodes > kMaxNodes)
+    option_error(where, "nodes", fmt::format("{} is outside 1..{}", c.nodes, kMaxNodes));
+  const bool table_wise = c.sharding == DlrmSharding::table;
+  if (table_wise && c.tables() < c.ranks()) {
     option_error(
         where, "tables",
-        fmt::format("{} tables leave a GPU of {} without one (table-wise sharding)", c.tables(), c.gpus));
+        fmt::format("{} tables leave a GPU of {} without one (table-wise sharding; --sharding column "
+                    "splits every table over the GPUs)",
+                    c.tables(), c.ranks()));
   }
   if (c.tables() > kMaxTables) option_error(where, "tables", fmt::format("more than {}", kMaxTables));
   if (c.pooling.size() != c.rows.size()) {
@@ -205,11 +227,12 @@ void validate(const DlrmConfig& c, const SourceLocation& where) {
   };
   const double e = dtype_bytes(c.dtype);
   const double b = static_cast<double>(c.batch_per_gpu);
-  const double global = b * c.gpus;
+  // Column-wise, a GPU gathers the column share of every row: the batch per GPU's worth.
+  const double samples = table_wise ? b * c.ranks() : b;
   const double d = static_cast<double>(c.dim);
   double rows = 0;
   for (const std::int64_t p : c.pooling) rows += 2.0 * static_cast<double>(p) + 1;  // the backward's
-  at_most(global * d * e * rows, kMaxCollectiveBytes, "batch", "embedding bytes per GPU");
+  at_most(samples * d * e * rows, kMaxCollectiveBytes, "batch", "embedding bytes per GPU");
   at_most(b * c.tables() * d * e, kMaxCollectiveBytes, "batch", "all-to-all bytes");
   const std::int64_t width = c.interaction_width();
   if (width > kMaxGemmDim) {
@@ -220,10 +243,10 @@ void validate(const DlrmConfig& c, const SourceLocation& where) {
   at_most(b * e * std::max(6 * w, w + 2 * features), kMaxCollectiveBytes, "batch", "interaction bytes");
   // The all-to-all's output splits into one whole-element block per GPU.
   const std::int64_t elements = c.batch_per_gpu * c.tables() * c.dim;
-  if (elements % c.gpus != 0) {
+  if (elements % c.ranks() != 0) {
     option_error(where, "batch",
                  fmt::format("the all-to-all's {} elements (batch x tables x dim) do not split over {} GPUs",
-                             elements, c.gpus));
+                             elements, c.ranks()));
   }
   // Each linear layer in -> out: forward out x batch, input gradient in x batch, weight gradient
   // in x out output elements.
@@ -241,16 +264,32 @@ void validate(const DlrmConfig& c, const SourceLocation& where) {
     in = static_cast<double>(layer);
   }
   if (c.interaction == DlrmInteraction::dcn) linear(w, static_cast<double>(c.dcn_rank), "batch");
+  // On several nodes one node's GPUs run, every node taken alike: table-wise needs equal lookups.
+  if (c.nodes > 1 && table_wise) {
+    const auto shards = dlrm_table_shards(c);
+    const std::int64_t first = dlrm_lookup_bytes(c, shards.front());
+    for (std::size_t r = 1; r < shards.size(); ++r) {
+      if (dlrm_lookup_bytes(c, shards[r]) != first) {
+        option_error(where, "sharding",
+                     fmt::format("table-wise over {} GPUs on {} nodes gives GPU 0 {} B of lookups and GPU {} "
+                                 "{} B; a program on several nodes needs equal GPUs (equal pooling and a "
+                                 "table count that is a multiple of the GPUs, or --sharding column)",
+                                 c.ranks(), c.nodes, first, r, dlrm_lookup_bytes(c, shards[r])));
+      }
+    }
+  }
 }
 
 std::vector<std::vector<int>> dlrm_table_shards(const DlrmConfig& c) {
   std::vector<int> order(static_cast<std::size_t>(c.tables()));
   std::iota(order.begin(), order.end(), 0);
+  if (c.sharding == DlrmSharding::column)
+    return std::vector<std::vector<int>>(static_cast<std::size_t>(c.ranks()), order);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     return c.pooling[static_cast<std::size_t>(a)] > c.pooling[static_cast<std::size_t>(b)];
   });
-  std::vector<std::vector<int>> shards(static_cast<std::size_t>(c.gpus));
-  std::vector<std::int64_t> load(static_cast<std::size_t>(c.gpus), 0);
+  std::vector<std::vector<int>> shards(static_cast<std::size_t>(c.ranks()));
+  std::vector<std::int64_t> load(static_cast<std::size_t>(c.ranks()), 0);
   for (const int t : order) {
     const auto g = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
     shards[g].push_back(t);
@@ -260,16 +299,26 @@ std::vector<std::vector<int>> dlrm_table_shards(const DlrmConfig& c) {
   return shards;
 }
 
+namespace {
+
+// Samples whose rows a GPU gathers, each a full row of its tables (table-wise) or the GPU's
+// 1 / ranks column share of one (column-wise: the global batch / ranks).
+std::int64_t lookup_samples(const DlrmConfig& c) {
+  return c.sharding == DlrmSharding::column ? c.batch_per_gpu : c.global_batch();
+}
+
+}  // namespace
+
 std::int64_t dlrm_lookup_bytes(const DlrmConfig& c, const std::vector<int>& tables) {
   std::int64_t rows = 0;
   for (const int t : tables) rows += c.pooling[static_cast<std::size_t>(t)] + 1;
-  return c.global_batch() * c.dim * dtype_bytes(c.dtype) * rows;
+  return lookup_samples(c) * c.dim * dtype_bytes(c.dtype) * rows;
 }
 
 std::int64_t dlrm_embedding_backward_bytes(const DlrmConfig& c, const std::vector<int>& tables) {
   std::int64_t rows = 0;
   for (const int t : tables) rows += 2 * c.pooling[static_cast<std::size_t>(t)] + 1;
-  return c.global_batch() * c.dim * dtype_bytes(c.dtype) * rows;
+  return lookup_samples(c) * c.dim * dtype_bytes(c.dtype) * rows;
 }
 
 std::int64_t dlrm_all_to_all_bytes(const DlrmConfig& c) {
@@ -286,9 +335,14 @@ Program dlrm_step_program(const DlrmConfig& c) {
   const auto gemm = [&](const std::string& tag, std::int64_t m, std::int64_t n, std::int64_t k) {
     return Gemm{tag, m, n, k, c.dtype, source};
   };
-  ProgramBuilder pb(fmt::format("dlrm_{}_{}gpu_b{}", interaction_name(c.interaction), c.gpus, b),
-                    fmt::format("{} training step, {} tables table-wise over {} GPUs, batch {} per GPU",
-                                source, c.tables(), c.gpus, b),
+  const bool column = c.sharding == DlrmSharding::column;
+  const std::string gpus_name =
+      c.nodes > 1 ? fmt::format("{}x{}gpu", c.nodes, c.gpus) : fmt::format("{}gpu", c.gpus);
+  ProgramBuilder pb(fmt::format("dlrm_{}_{}_b{}{}", interaction_name(c.interaction), gpus_name, b,
+                                column && c.nodes == 1 ? "_cw" : ""),
+                    fmt::format("{} training step, {} tables {} over {} GPUs{}, batch {} per GPU", source,
+                                c.tables(), column ? "column-wise" : "table-wise", c.ranks(),
+                                c.nodes > 1 ? fmt::format(" ({} nodes)", c.nodes) : "", b),
                     c.gpus, {"emb", "a2a", "bottom", "top", "ar"});
   const std::vector<std::vector<int>> shards = dlrm_table_shards(c);
   const std::int64_t a2a = dlrm_all_to_all_bytes(c);
@@ -296,6 +350,11 @@ Program dlrm_step_program(const DlrmConfig& c) {
   // Forward: the lookup, the bottom MLP beside it (launched first, as the framework issues the
   // dense forward while the lookup runs), then the all-to-all of the pooled rows.
   pb.memory("emb_lookup", "emb", dlrm_lookup_bytes(c, shards[0]));
+  // FBGEMM's table-batched forward grid: a 512-thread block per 16 bags (a warp per sample and
+  // table); a GPU pools batch x tables bags on average under either sharding. The grid is what a
+  // fused kernel sends by: each block's pooled rows leave when it ends.
+  pb.program().kernels.back().memory.workgroups = static_cast<int>(std::min<std::int64_t>(
+      (c.batch_per_gpu * c.tables() + kBagsPerBlock - 1) / kBagsPerBlock, kMaxLookupWorkgroups));
   std::int64_t in = c.dense_features;
   for (std::size_t i = 0; i < c.bottom_mlp.size(); ++i) {
     const std::string n = fmt::format("bottom_fc{}", i);
@@ -367,10 +426,10 @@ Program dlrm_step_program(const DlrmConfig& c) {
     }
   }
   pb.collective("a2a_bwd", "a2a", CollectiveOp::all_to_all, a2a, {grad_to_inputs});
-  // DDP's all-reduce buckets. Elements padded to a multiple of 8 x GPUs (at most 8 x GPUs x e bytes
+  // DDP's all-reduce buckets. Elements padded to a multiple of 8 x ranks (at most 8 x ranks x e bytes
   // more), so that each GPU's shard, and FiCCO's chunkings up to 8, hold whole elements.
   const auto padded = [&](std::int64_t elements) {
-    const std::int64_t unit = 8 * std::int64_t{c.gpus};
+    const std::int64_t unit = 8 * std::int64_t{c.ranks()};
     return (elements + unit - 1) / unit * unit * e;
   };
   pb.collective("ar_top", "ar", CollectiveOp::all_reduce,
@@ -379,9 +438,10 @@ Program dlrm_step_program(const DlrmConfig& c) {
   pb.collective("ar_bottom", "ar", CollectiveOp::all_reduce,
                 padded(mlp_parameters(c.dense_features, c.bottom_mlp)), {"bottom_fc0_wgrad"});
 
-  // Other ranks' own lookups.
+  // Other ranks' own lookups (on several nodes validate() made every GPU alike).
   Program& p = pb.program();
-  for (int r = 1; r < c.gpus; ++r) {
+  if (c.nodes > 1) p.nodes = c.nodes;
+  for (int r = 1; r < c.gpus && c.nodes == 1; ++r) {
     const auto& mine = shards[static_cast<std::size_t>(r)];
     const std::int64_t lookup = dlrm_lookup_bytes(c, mine);
     if (lookup == dlrm_lookup_bytes(c, shards[0])) continue;
@@ -403,12 +463,19 @@ std::string dlrm_program_comment(const DlrmConfig& c) {
       "# Defaults: MLPerf Training DLRM-dcnv2 reference, github.com/mlcommons/training\n"
       "# recommendation_v2/torchrec_dlrm/README.MD (26 tables, dim 128, multi-hot sizes, bottom MLP\n"
       "# 13-512-256-128, DCN v2 3 x rank 512, top MLP 1024-1024-512-256-1, 65536 / 8 GPUs, fp32).\n"
-      "# This step: {} GPUs, batch {} per GPU, {} tables, dim {}, {}, bottom {}-{}, top {}-{}.\n"
-      "# Tables sharded table-wise (largest pooling first onto the least loaded GPU):\n",
-      c.interaction == DlrmInteraction::dcn ? "DLRM-DCNv2" : "DLRM (dot interaction)", c.gpus,
+      "# This step: {} GPUs, batch {} per GPU, {} tables, dim {}, {}, bottom {}-{}, top {}-{}.\n",
+      c.interaction == DlrmInteraction::dcn ? "DLRM-DCNv2" : "DLRM (dot interaction)",
+      c.nodes > 1 ? fmt::format("{} nodes x {}", c.nodes, c.gpus) : fmt::format("{}", c.gpus),
       c.batch_per_gpu, c.tables(), c.dim, to_string(c.dtype), c.dense_features, fmt::join(c.bottom_mlp, "-"),
       c.interaction_width(), fmt::join(c.top_mlp, "-"));
   const auto shards = dlrm_table_shards(c);
+  if (c.sharding == DlrmSharding::column) {
+    out += fmt::format(
+        "# Tables sharded column-wise: every GPU holds 1/{} of every table's columns, lookup {} B.\n",
+        c.ranks(), dlrm_lookup_bytes(c, shards.front()));
+    return out;
+  }
+  out += "# Tables sharded table-wise (largest pooling first onto the least loaded GPU):\n";
   for (std::size_t g = 0; g < shards.size(); ++g) {
     std::int64_t pooling = 0;
     double table_gib = 0;

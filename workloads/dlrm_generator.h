@@ -12,7 +12,9 @@
 // MLPs data parallel. Per GPU (G = batch per GPU x GPUs, the global batch; D = dim; e = dtype
 // bytes; P_t = table t's pooling factor; the sums run over the GPU's own tables):
 //   emb_lookup   memory kernel, bytes = sum_t G x D x e x (P_t + 1): P_t rows gathered per sample,
-//                one pooled row written (the lookup indices, 8 B against D x e per row, are left out)
+//                one pooled row written (the lookup indices, 8 B against D x e per row, are left out);
+//                workgroups = batch x tables / 16, FBGEMM's forward grid (a 512-thread block per 16
+//                bags, a warp per sample and table) for the bags an average GPU pools
 //   a2a_fwd      all-to-all, after emb_lookup: every GPU receives its batch's pooled rows of every
 //                table, output bytes = batch x tables x D x e
 //   bottom_fc*   bottom MLP GEMMs on their own stream, beside the lookup and the all-to-all
@@ -38,6 +40,17 @@
 // Tables of unequal lookup cost make the GPUs' lookups unequal: the program then carries per-rank
 // byte overrides of emb_lookup and emb_bwd and runs every rank (docs/programs.md, all-GPU mode);
 // equal shares give a symmetric program.
+//
+// On N > 1 nodes (`--nodes`, the program's `nodes:`) the ranks are N x gpus and the global batch
+// batch x ranks. The reference's 26 tables cannot go table-wise over more than 26 GPUs, and a
+// program on N nodes must be symmetric (one node runs, every node taken alike), so the default
+// there is column-wise sharding (TorchRec's ShardingType.COLUMN_WISE, whose pooled outputs reach
+// their samples' GPUs by the same all-to-all as table-wise): every GPU holds 1 / ranks of every
+// table's columns, balanced as a cost-based planner places column shards, so it gathers for the
+// global batch 1 / ranks of each row: emb_lookup = batch x D x e x sum_t (P_t + 1), emb_bwd
+// likewise, and the all-to-all's bytes per GPU as table-wise. The GPUs are then alike and the step
+// is simulated once per distinct rank at any scale. `--sharding table` keeps table-wise, which on
+// several nodes needs equal lookups on every GPU.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -49,9 +62,13 @@
 namespace c3sim::wl {
 
 enum class DlrmInteraction { dcn, dot };
+// table: each table whole on one GPU; column: every GPU 1 / ranks of every table's columns.
+enum class DlrmSharding { table, column };
 
 struct DlrmConfig {
-  int gpus = 8;
+  int gpus = 8;   // per node
+  int nodes = 1;  // the program's nodes (`nodes:` when > 1)
+  DlrmSharding sharding = DlrmSharding::table;
   std::int64_t batch_per_gpu = 8192;
   std::vector<std::int64_t> rows;     // one per table
   std::vector<std::int64_t> pooling;  // one per table: rows gathered per sample
@@ -65,7 +82,8 @@ struct DlrmConfig {
   std::int64_t dcn_rank = 512;
 
   [[nodiscard]] int tables() const { return static_cast<int>(rows.size()); }
-  [[nodiscard]] std::int64_t global_batch() const { return batch_per_gpu * gpus; }
+  [[nodiscard]] int ranks() const { return gpus * nodes; }
+  [[nodiscard]] std::int64_t global_batch() const { return batch_per_gpu * ranks(); }
   // The top MLP's input width: (tables + 1) x dim for DCN; dim + F (F - 1) / 2 with F = tables + 1
   // features for the dot interaction.
   [[nodiscard]] std::int64_t interaction_width() const;
@@ -79,25 +97,29 @@ struct DlrmOption {
   std::string name;   // "batch", "rows", "bottom-mlp", ...
   std::string value;  // as written: "4096", "40000000,39060", "fp16"
 };
-// gpus, batch, tables, rows, pooling, dim, dtype, bottom-mlp, top-mlp, interaction.
+// gpus, nodes, sharding, batch, tables, rows, pooling, dim, dtype, bottom-mlp, top-mlp, interaction.
 const std::vector<std::string>& dlrm_option_names();
 
 // The reference configuration with the options applied. `rows` and `pooling` take one value (every
-// table) or one per table; `tables` other than the reference's 26 needs both. Throws InputError
+// table) or one per table; `tables` other than the reference's 26 needs both. `sharding` is table
+// on one node and column on several unless given. Throws InputError
 // at `where` with key = the option's name for an unknown option, a value that does not parse, or
 // sizes the step cannot have (validate).
 DlrmConfig dlrm_config(const std::vector<DlrmOption>& options, const SourceLocation& where);
 
 // Throws InputError at `where`, key = the option at fault: non-positive or oversized values,
-// fewer tables than GPUs (a GPU without a table), per-table lists of the wrong length, a bottom
+// fewer tables than GPUs under table-wise sharding (a GPU without a table), or unequal table-wise
+// lookups on several nodes (key sharding), per-table lists of the wrong length, a bottom
 // MLP that does not end at the embedding dimension, a batch whose all-to-all does not split into
 // whole elements per GPU, byte counts or GEMM shapes beyond the input limits.
 void validate(const DlrmConfig& config, const SourceLocation& where);
 
-// Table-wise sharding: the tables of each GPU (ascending), placed in order of decreasing pooling
+// The tables of each of the ranks (ascending). Table-wise: placed in order of decreasing pooling
 // factor (lower index first on a tie) on the GPU with the least pooling so far (lower rank first).
+// Column-wise: every table on every GPU (a 1 / ranks column share of each).
 std::vector<std::vector<int>> dlrm_table_shards(const DlrmConfig& config);
-// Bytes of a GPU's lookup and embedding backward over its `tables` (formulas in the header comment).
+// Bytes of a GPU's lookup and embedding backward over its `tables` (formulas in the header comment;
+// column-wise, the column share of each).
 std::int64_t dlrm_lookup_bytes(const DlrmConfig& config, const std::vector<int>& tables);
 std::int64_t dlrm_embedding_backward_bytes(const DlrmConfig& config, const std::vector<int>& tables);
 // Per-GPU output of each all-to-all: batch x tables x dim x dtype bytes.

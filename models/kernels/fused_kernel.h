@@ -13,7 +13,9 @@
 //    each message's stores and its completion flag (GPU-initiated, non-blocking puts as
 //    ROC_SHMEM's / NVSHMEM's *_nbi calls: the workgroup does not wait for them to land);
 // 3. send, detached (the CU already runs the next workgroup): bytes_sent / workgroups bytes
-//    draining over the links to the peers (peer_send.h).
+//    draining over the links to the peers (peer_send.h). On N > 1 nodes the collective's network
+//    plan's share of them goes to peers on other nodes as GPU-initiated NIC puts, over the NIC (its
+//    bandwidth and message rate), its PCIe path and the spine, landing one network step later.
 // The kernel ends when its last workgroup's bytes have landed: the collective's last bytes leave
 // with the last tile, not after a whole kernel, and while they drain other workgroups compute.
 #include <cstdint>
@@ -51,8 +53,13 @@ public:
   // The put phase: every message's overhead, in engine time.
   [[nodiscard]] TimePs send_overhead() const { return send_overhead_; }
 
+  // The send's network share (0 on one node).
+  [[nodiscard]] double nic_share() const { return send_.nic_share; }
+
 private:
   [[nodiscard]] engine::CohortWork compute(engine::CohortWork w) const;
+  // One inter-node step of `plan`'s network (0 on one node): when a put to another node lands.
+  [[nodiscard]] static TimePs network_put_latency(const CollectivePlan& plan, const hw::NodeSpec& spec);
 
   std::shared_ptr<engine::WorkgroupModel> producer_;
   const NodeResources& res_;
@@ -62,6 +69,7 @@ private:
   double send_rate_;  // bytes/s one workgroup stores to the peers
   double occupancy_ratio_;
   TimePs send_overhead_;
+  TimePs network_latency_;
 };
 
 }  // namespace c3sim::models

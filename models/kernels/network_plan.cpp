@@ -88,10 +88,10 @@ NetworkPlan plan_network(wl::CollectiveOp op, NetworkAlgorithm algorithm, const 
 }
 
 void add_network_demands(std::vector<engine::Demand>& demands, const NodeResources& res,
-                         double nic_bytes_per_unit, double spine_share) {
+                         double nic_bytes_per_unit, double spine_share, double nic_message_bytes_per_unit) {
   if (nic_bytes_per_unit <= 0) return;
   if (res.nic() < 0) throw ModelError("network traffic on a node built without NICs");
-  demands.push_back({res.nic(), nic_bytes_per_unit});
+  demands.push_back({res.nic(), nic_bytes_per_unit + nic_message_bytes_per_unit});
   demands.push_back({res.nic_pcie(), nic_bytes_per_unit});
   if (spine_share > 0) demands.push_back({res.spine(), nic_bytes_per_unit * spine_share});
 }

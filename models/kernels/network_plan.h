@@ -64,9 +64,11 @@ NetworkPlan plan_network(wl::CollectiveOp op, NetworkAlgorithm algorithm, const 
                          int nodes, int gpus, int channels);
 
 // Appends the demands of `nic_bytes_per_unit` bytes per unit of work sent to other nodes: the NIC
-// and the GPU-NIC PCIe path per byte, the spine for its `spine_share`. NodeResources must have been
-// built for more than one node.
+// and the GPU-NIC PCIe path per byte, the spine for its `spine_share`; `nic_message_bytes_per_unit`
+// more of the NIC alone for its per-message processing (its message rate, in the bytes it would move
+// meanwhile). NodeResources must have been built for more than one node.
 void add_network_demands(std::vector<engine::Demand>& demands, const NodeResources& res,
-                         double nic_bytes_per_unit, double spine_share);
+                         double nic_bytes_per_unit, double spine_share,
+                         double nic_message_bytes_per_unit = 0);
 
 }  // namespace c3sim::models

@@ -361,7 +361,9 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
       }
       case wl::KernelKind::fused: {
         // The producer's own model does the compute phase; as a GEMM it is one for the caches too.
-        const CollectivePlan plan = plan_collective(k.collective, spec_, gpus, std::nullopt);
+        // Over several nodes the collective's network plan says which share of the bytes goes to
+        // peers on other nodes (NIC puts); the rest crosses the links.
+        const CollectivePlan plan = plan_collective(k.collective, spec_, gpus, std::nullopt, nodes);
         std::shared_ptr<engine::WorkgroupModel> producer;
         std::int64_t workgroups = 0;
         engine::KernelKind owner_kind = engine::KernelKind::memory;

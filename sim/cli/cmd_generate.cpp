@@ -25,7 +25,11 @@ struct GenerateArgs {
 // The dlrm options' help: what each sets and its reference default (workloads/dlrm_generator.h).
 const std::map<std::string, std::string>& dlrm_option_help() {
   static const std::map<std::string, std::string> help{
-      {"gpus", "dlrm: GPUs (8)"},
+      {"gpus", "dlrm: GPUs per node (8)"},
+      {"nodes", "dlrm: nodes (1); over several, the program's nodes: and column-wise sharding"},
+      {"sharding",
+       "dlrm: table (each table on one GPU; default on one node) | column (every GPU a share of "
+       "every table; default on several nodes)"},
       {"batch", "dlrm: samples per GPU (8192 = MLPerf's 65536 over 8 GPUs)"},
       {"tables", "dlrm: embedding tables (26); other counts need --rows and --pooling"},
       {"rows", "dlrm: rows per table, one value or one per table (MLPerf's 26)"},

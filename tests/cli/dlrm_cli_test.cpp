@@ -37,11 +37,17 @@ TEST_F(DlrmCli, BadOptionsExitTwoNamingTheOption) {
   const std::string c3 = c3sim_binary();
   const std::string out = path("out.yaml");
   const std::vector<std::pair<std::string, std::string>> cases{
-      {"dlrm --batch 0", "key '--batch'"},       {"dlrm --tables 4 --rows 10 --pooling 1", "key '--tables'"},
-      {"dlrm --pooling 1,2", "key '--pooling'"}, {"dlrm --bottom-mlp 512,256", "key '--bottom-mlp'"},
-      {"dlrm --dtype int4", "key '--dtype'"},    {"dlrm --interaction cross", "key '--interaction'"},
-      {"dlrm --model dlrm-v1", "key 'model'"},   {"fsdp-layer --batch 8", "key '--batch'"},
+      {"dlrm --batch 0", "key '--batch'"},
+      {"dlrm --tables 4 --rows 10 --pooling 1", "key '--tables'"},
+      {"dlrm --pooling 1,2", "key '--pooling'"},
+      {"dlrm --bottom-mlp 512,256", "key '--bottom-mlp'"},
+      {"dlrm --dtype int4", "key '--dtype'"},
+      {"dlrm --interaction cross", "key '--interaction'"},
+      {"dlrm --model dlrm-v1", "key 'model'"},
+      {"fsdp-layer --batch 8", "key '--batch'"},
       {"dlrm --layers 3", "--layers"},
+      {"dlrm --nodes 0", "key '--nodes'"},
+      {"dlrm --nodes 2 --sharding table", "key '--sharding'"},
   };
   for (const auto& [args, expected] : cases) {
     const CommandResult r = run_command(c3 + " generate " + args + " -o " + out + " 2>&1");

@@ -50,6 +50,42 @@ policies: [base, dma, ficco_best]
   EXPECT_NE(table.output.find("| DLRM step, 128 nodes | ~10% shorter |"), std::string::npos) << table.output;
 }
 
+TEST_F(DlrmSweepCli, NodesSweepRunsAndTablesAcrossNodes) {
+  // The shape of examples/dlrm_sweep_nodes.yaml, small: 1 and 2 nodes, base and fuse.
+  const std::string c3 = c3sim_binary();
+  const std::string sweep = write("n.yaml", R"(hardware: h200-sxm
+programs:
+  - {generate: dlrm, batch: 1024, sharding: column}
+  - {generate: dlrm, batch: 1024, nodes: 2}
+policies: [base, fuse]
+)");
+  const CommandResult r = run_command(c3 + " sweep " + sweep + " -q -o " + path("n.jsonl") + " 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string jsonl = read_file(path("n.jsonl"));
+  for (const char* policy : {"base", "fuse"}) {
+    EXPECT_FALSE(step_of(jsonl, "dlrm_dcnv2_8gpu_b1024_cw", policy).empty()) << policy;
+    EXPECT_FALSE(step_of(jsonl, "dlrm_dcnv2_2x8gpu_b1024", policy).empty()) << policy;
+  }
+  // The 2-node step as `c3sim run` gives it from the generated file (its `nodes: 2`).
+  ASSERT_EQ(run_command(c3 + " generate dlrm --batch 1024 --nodes 2 -o " + path("p.yaml")).exit_code, 0);
+  const CommandResult run =
+      run_command(c3 + " run " + path("p.yaml") +
+                  " --hardware h200-sxm --policy fuse --no-attribution --format jsonl 2>&1");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(step_of(jsonl, "dlrm_dcnv2_2x8gpu_b1024", "fuse"),
+            step_of(run.output, "dlrm_dcnv2_2x8gpu_b1024", "fuse"));
+
+  // The table has a row for the fused kernel and the across-nodes comparison filled in.
+  const CommandResult table = run_command("python3 " + std::string(C3SIM_SOURCE_DIR) +
+                                          "/examples/dlrm_table.py " + path("n.jsonl") + " 2>&1");
+  ASSERT_EQ(table.exit_code, 0) << table.output;
+  EXPECT_NE(table.output.find("| | fuse |"), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("| emb + a2a, across nodes, mean | 31% shorter | "), std::string::npos)
+      << table.output;
+  EXPECT_EQ(table.output.find("| emb + a2a, across nodes, mean | 31% shorter | - "), std::string::npos)
+      << table.output;
+}
+
 TEST_F(DlrmSweepCli, BadEntriesNameLineAndKey) {
   const std::string c3 = c3sim_binary();
   const std::vector<std::pair<std::string, std::string>> cases{

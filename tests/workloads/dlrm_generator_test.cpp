@@ -160,6 +160,53 @@ TEST(DlrmGenerator, DotInteraction) {
   EXPECT_EQ(p.kernel("cross0_down"), nullptr);
 }
 
+TEST(DlrmGenerator, NodesShardColumnWiseAndWriteNodes) {
+  // 128 nodes x 8 GPUs = 1024 ranks: the reference's 26 tables go column-wise, every GPU 1/1024 of
+  // each, so each gathers the global batch's 1/1024 share of every row: its own batch's worth.
+  const DlrmConfig c = dlrm_config({{"nodes", "128"}}, kWhere);
+  EXPECT_EQ(c.ranks(), 1024);
+  EXPECT_EQ(c.sharding, DlrmSharding::column);
+  EXPECT_EQ(c.global_batch(), 8192LL * 1024);
+  const Program p = dlrm_step_program(c);
+  EXPECT_EQ(p.nodes, 128);
+  EXPECT_EQ(p.gpus, 8);
+  EXPECT_EQ(p.name, "dlrm_dcnv2_128x8gpu_b8192");
+  EXPECT_FALSE(p.asymmetric()) << "one rank stands for all 1024";
+  // The reference pools 214 rows per sample over 26 tables: 8192 x 128 x 4 B x (214 + 26), and the
+  // backward 8192 x 128 x 4 B x (2 x 214 + 26).
+  EXPECT_EQ(p.kernel("emb_lookup")->memory.bytes, 8192LL * 128 * 4 * 240);
+  EXPECT_EQ(p.kernel("emb_bwd")->memory.bytes, 8192LL * 128 * 4 * 454);
+  // FBGEMM's forward grid for the 8192 x 26 bags an average GPU pools, 16 per block.
+  EXPECT_EQ(p.kernel("emb_lookup")->memory.workgroups, 8192 * 26 / 16);
+  // The all-to-all's output per GPU is as on one node: its batch's pooled rows of every table.
+  EXPECT_EQ(p.kernel("a2a_fwd")->collective.bytes, 8192LL * 26 * 128 * 4);
+  // The all-reduces are padded to whole elements of 8 x 1024 (fp32).
+  EXPECT_EQ(p.kernel("ar_bottom")->collective.bytes % (8 * 1024 * 4), 0);
+  const std::string text = programs_to_yaml({p}, dlrm_program_comment(c));
+  EXPECT_NE(text.find("nodes: 128"), std::string::npos);
+  EXPECT_NE(text.find("1/1024 of every table's columns"), std::string::npos);
+  EXPECT_EQ(programs_to_yaml(load_programs_string(text, "dlrm.yaml")), programs_to_yaml({p}));
+
+  // Column-wise on one node is the same per-GPU lookup (weak scaling) and still symmetric; the
+  // default there stays table-wise.
+  const DlrmConfig one = dlrm_config({{"sharding", "column"}}, kWhere);
+  const Program q = dlrm_step_program(one);
+  EXPECT_FALSE(q.nodes.has_value());
+  EXPECT_EQ(q.name, "dlrm_dcnv2_8gpu_b8192_cw");
+  EXPECT_EQ(q.kernel("emb_lookup")->memory.bytes, p.kernel("emb_lookup")->memory.bytes);
+  EXPECT_FALSE(q.asymmetric());
+  EXPECT_EQ(dlrm_config({}, kWhere).sharding, DlrmSharding::table);
+
+  // Table-wise over 2 nodes with equal tables, a multiple of the 16 ranks: symmetric, allowed.
+  const DlrmConfig tw = dlrm_config(
+      {{"nodes", "2"}, {"sharding", "table"}, {"tables", "32"}, {"rows", "1000"}, {"pooling", "3"}}, kWhere);
+  const Program t = dlrm_step_program(tw);
+  EXPECT_EQ(t.nodes, 2);
+  EXPECT_FALSE(t.asymmetric());
+  // 16 x 8192 samples x 128 x 4 B x 2 tables x (3 + 1) rows.
+  EXPECT_EQ(t.kernel("emb_lookup")->memory.bytes, 16LL * 8192 * 128 * 4 * 2 * 4);
+}
+
 // Each bad option is an InputError naming that option.
 TEST(DlrmGenerator, BadOptionsNameTheOption) {
   const std::vector<std::pair<std::vector<DlrmOption>, std::string>> cases{
@@ -176,6 +223,13 @@ TEST(DlrmGenerator, BadOptionsNameTheOption) {
       {{{"top-mlp", "-1"}}, "top-mlp"},
       {{{"dtype", "tf32"}}, "dtype"},
       {{{"interaction", "cross"}}, "interaction"},
+      {{{"nodes", "0"}}, "nodes"},
+      {{{"nodes", "2x"}}, "nodes"},
+      {{{"sharding", "row"}}, "sharding"},
+      // The reference's 26 tables table-wise over 2 x 8 GPUs: unequal lookups on several nodes.
+      {{{"nodes", "2"}, {"sharding", "table"}}, "sharding"},
+      // 26 tables table-wise over 4 x 8 GPUs: a GPU without a table.
+      {{{"nodes", "4"}, {"sharding", "table"}}, "tables"},
       {{{"layers", "3"}}, "layers"},
       // 9 tables x dim 1 x batch 1 = 9 elements do not split over 8 GPUs.
       {{{"tables", "9"}, {"rows", "10"}, {"pooling", "1"}, {"dim", "1"}, {"bottom-mlp", "1"}, {"batch", "1"}},

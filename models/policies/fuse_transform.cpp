@@ -11,21 +11,47 @@ namespace c3sim::models {
 
 namespace {
 
-constexpr const char* kNeeds =
-    "a collective whose input a GEMM or memory kernel produces (the collective `after` it, or it the "
-    "previous kernel on the collective's stream)";
+const char* policy_name(FuseProducers which) {
+  switch (which) {
+    case FuseProducers::gemm: return "fuse_gemm";
+    case FuseProducers::memory: return "fuse_memory";
+    case FuseProducers::any: break;
+  }
+  return "fuse";
+}
+
+const char* producer_words(FuseProducers which) {
+  switch (which) {
+    case FuseProducers::gemm: return "a GEMM";
+    case FuseProducers::memory: return "a memory kernel";
+    case FuseProducers::any: break;
+  }
+  return "a GEMM or memory kernel";
+}
+
+std::string needs(FuseProducers which) {
+  return fmt::format(
+      "a collective whose input {} produces (the collective `after` it, or it the previous kernel on the "
+      "collective's stream)",
+      producer_words(which));
+}
 
 struct Fusion {
   int producer = -1;
   int collective = -1;
 };
 
-bool is_producer(const wl::ProgramKernel& k) {
+bool is_producer(const wl::ProgramKernel& k, FuseProducers which) {
+  switch (which) {
+    case FuseProducers::gemm: return k.kind == wl::KernelKind::gemm;
+    case FuseProducers::memory: return k.kind == wl::KernelKind::memory;
+    case FuseProducers::any: break;
+  }
   return k.kind == wl::KernelKind::gemm || k.kind == wl::KernelKind::memory;
 }
 
 // Each collective with the producer it consumes, program order; a producer feeds one fusion.
-std::vector<Fusion> find_fusions(const wl::Program& p) {
+std::vector<Fusion> find_fusions(const wl::Program& p, FuseProducers which) {
   std::vector<Fusion> out;
   std::vector<bool> used(p.kernels.size(), false);
   const std::vector<int> prev = wl::stream_predecessors(p);
@@ -34,13 +60,13 @@ std::vector<Fusion> find_fusions(const wl::Program& p) {
     if (!is_collective(p.kernels[c])) continue;
     int producer = -1;
     for (const int a : deps[c]) {
-      if (a >= 0 && !used[static_cast<size_t>(a)] && is_producer(p.kernels[static_cast<size_t>(a)])) {
+      if (a >= 0 && !used[static_cast<size_t>(a)] && is_producer(p.kernels[static_cast<size_t>(a)], which)) {
         producer = a;
         break;
       }
     }
     if (const int s = prev[c]; producer < 0 && s >= 0 && !used[static_cast<size_t>(s)] &&
-                               is_producer(p.kernels[static_cast<size_t>(s)]))
+                               is_producer(p.kernels[static_cast<size_t>(s)], which))
       producer = s;
     if (producer < 0) continue;
     used[static_cast<size_t>(producer)] = used[c] = true;
@@ -55,12 +81,12 @@ void add_unique(std::vector<std::string>& list, const std::string& name) {
 
 }  // namespace
 
-wl::Program fuse_producers(const wl::Program& program) {
-  const std::vector<Fusion> fusions = find_fusions(program);
+wl::Program fuse_producers(const wl::Program& program, FuseProducers which) {
+  const std::vector<Fusion> fusions = find_fusions(program, which);
   if (fusions.empty()) {
-    throw InputError(
-        program.location, "policies",
-        fmt::format("policy 'fuse': program '{}' has nothing to fuse (it needs {})", program.name, kNeeds));
+    throw InputError(program.location, "policies",
+                     fmt::format("policy '{}': program '{}' has nothing to fuse (it needs {})",
+                                 policy_name(which), program.name, needs(which)));
   }
   const size_t n = program.kernels.size();
   std::map<int, const Fusion*> by_producer;
@@ -119,15 +145,18 @@ wl::Program fuse_producers(const wl::Program& program) {
   return out;
 }
 
-TransformEntry fuse_entry() {
+TransformEntry fuse_entry(FuseProducers which) {
   TransformEntry e;
-  e.name = "fuse";
-  e.help =
-      "fuse each collective with the GEMM or memory kernel producing its input: workgroups write their "
-      "output to the peers as they finish";
-  e.apply = [](const wl::Program& p, std::optional<int>, const hw::NodeSpec&) { return fuse_producers(p); };
-  e.applies = [](const wl::Program& p) { return !find_fusions(p).empty(); };
-  e.needs = kNeeds;
+  e.name = policy_name(which);
+  e.help = fmt::format(
+      "fuse each collective whose input {} produces with it: workgroups write their output to the peers as "
+      "they finish",
+      producer_words(which));
+  e.apply = [which](const wl::Program& p, std::optional<int>, const hw::NodeSpec&) {
+    return fuse_producers(p, which);
+  };
+  e.applies = [which](const wl::Program& p) { return !find_fusions(p, which).empty(); };
+  e.needs = needs(which);
   return e;
 }
 

@@ -6,6 +6,10 @@
 // or rows are done. The fused kernel takes the producer's place (stream, launch slot, `after`) and
 // also waits for whatever else the collective waited for; kernels that waited for either wait for
 // it, and the kernel that followed the collective on its own stream now waits for it too.
+// `fuse_gemm` and `fuse_memory` fuse only the collectives a GEMM, or a memory kernel (an embedding
+// lookup), produces: a step may gain from fusing one pair and lose from another (in a DLRM step the
+// forward lookup + all-to-all gains; the backward all-to-all fused into an input-gradient GEMM holds
+// that GEMM's stream until its sends land).
 #include <string>
 
 #include "models/policies/transform_registry.h"
@@ -13,9 +17,13 @@
 
 namespace c3sim::models {
 
-// Throws InputError (key "policies") when the program has nothing to fuse.
-wl::Program fuse_producers(const wl::Program& program);
+// Which producers a fuse entry takes.
+enum class FuseProducers { any, gemm, memory };
 
-TransformEntry fuse_entry();
+// Throws InputError (key "policies") when the program has nothing to fuse.
+wl::Program fuse_producers(const wl::Program& program, FuseProducers which = FuseProducers::any);
+
+// `fuse`, `fuse_gemm`, `fuse_memory`.
+TransformEntry fuse_entry(FuseProducers which = FuseProducers::any);
 
 }  // namespace c3sim::models

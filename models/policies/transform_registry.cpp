@@ -301,6 +301,8 @@ TransformRegistry builtin_transforms() {
   r.add(ficco_entry());
   r.add(ficco_dma_entry());
   r.add(fuse_entry());
+  r.add(fuse_entry(FuseProducers::gemm));
+  r.add(fuse_entry(FuseProducers::memory));
   r.add(sp_heuristic_entry());
   r.add(rp_heuristic_entry());
   r.add(per_region_entry());

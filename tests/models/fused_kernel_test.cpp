@@ -174,6 +174,48 @@ TEST(FuseTransform, ParsesComposesAndRewiresDependencies) {
   EXPECT_EQ(wl::programs_to_yaml({again}), wl::programs_to_yaml({out}));
 }
 
+TEST(FuseTransform, ProducerKindSelectsWhichPairsFuse) {
+  const hw::NodeSpec spec = hw::load_hardware("mi300x");
+  const TransformRegistry& reg = builtin_registry();
+  // A lookup feeding a forward all-to-all and a GEMM feeding a backward one, as in a DLRM step.
+  const wl::Program p = load_one(R"(program:
+  name: two_pairs
+  streams: [{name: emb}, {name: top}, {name: a2a}]
+  kernels:
+    - {name: lookup, stream: emb, memory: {bytes: 64 MiB, workgroups: 512}}
+    - {name: a2a_fwd, stream: a2a, after: [lookup], collective: {op: all_to_all, bytes: 16 MiB}}
+    - {name: dgrad, stream: top, after: [a2a_fwd], gemm: {m: 4096, n: 4096, k: 4096, dtype: bf16}}
+    - {name: a2a_bwd, stream: a2a, after: [dgrad], collective: {op: all_to_all, bytes: 16 MiB}}
+)");
+  auto fused_names = [](const wl::Program& out) {
+    std::vector<std::string> names;
+    for (const auto& k : out.kernels)
+      if (k.kind == wl::KernelKind::fused) names.push_back(k.name);
+    return names;
+  };
+  EXPECT_EQ(fused_names(reg.apply("fuse", p, spec)),
+            (std::vector<std::string>{"lookup+a2a_fwd", "dgrad+a2a_bwd"}));
+  EXPECT_EQ(fused_names(reg.apply("fuse_memory", p, spec)), std::vector<std::string>{"lookup+a2a_fwd"});
+  EXPECT_EQ(fused_names(reg.apply("fuse_gemm", p, spec)), std::vector<std::string>{"dgrad+a2a_bwd"});
+  // Only a GEMM feeds this program's collective: fuse_memory has nothing to fuse, and says so by name.
+  const wl::Program gemm_only = load_one(R"(program:
+  name: gemm_rs
+  streams: [{name: compute}, {name: comm}]
+  kernels:
+    - {name: fc2, stream: compute, gemm: {m: 4096, n: 4096, k: 4096, dtype: bf16}}
+    - {name: rs, stream: comm, after: [fc2], collective: {op: reduce_scatter, bytes: 4 MiB}}
+)");
+  const auto why = reg.cannot_apply("fuse_memory", gemm_only);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("a memory kernel"), std::string::npos) << *why;
+  try {
+    (void)reg.apply("fuse_memory", gemm_only, spec);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'fuse_memory'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(FuseTransform, NothingToFuseIsAnErrorNamingThePolicyAndProgram) {
   const hw::NodeSpec spec = hw::load_hardware("mi300x");
   const TransformRegistry& reg = builtin_registry();

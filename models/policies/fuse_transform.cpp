@@ -11,29 +11,28 @@ namespace c3sim::models {
 
 namespace {
 
-const char* policy_name(FuseProducers which) {
-  switch (which) {
-    case FuseProducers::gemm: return "fuse_gemm";
-    case FuseProducers::memory: return "fuse_memory";
-    case FuseProducers::any: break;
-  }
-  return "fuse";
-}
+// What each fuse entry is called, how its messages name its producers, and which kinds it takes.
+struct FuseEntryInfo {
+  const char* name;
+  const char* producer_words;
+  bool gemm;
+  bool memory;
+};
 
-const char* producer_words(FuseProducers which) {
+FuseEntryInfo info(FuseProducers which) {
   switch (which) {
-    case FuseProducers::gemm: return "a GEMM";
-    case FuseProducers::memory: return "a memory kernel";
+    case FuseProducers::gemm: return {"fuse_gemm", "a GEMM", true, false};
+    case FuseProducers::memory: return {"fuse_memory", "a memory kernel", false, true};
     case FuseProducers::any: break;
   }
-  return "a GEMM or memory kernel";
+  return {"fuse", "a GEMM or memory kernel", true, true};
 }
 
 std::string needs(FuseProducers which) {
   return fmt::format(
       "a collective whose input {} produces (the collective `after` it, or it the previous kernel on the "
       "collective's stream)",
-      producer_words(which));
+      info(which).producer_words);
 }
 
 struct Fusion {
@@ -42,12 +41,8 @@ struct Fusion {
 };
 
 bool is_producer(const wl::ProgramKernel& k, FuseProducers which) {
-  switch (which) {
-    case FuseProducers::gemm: return k.kind == wl::KernelKind::gemm;
-    case FuseProducers::memory: return k.kind == wl::KernelKind::memory;
-    case FuseProducers::any: break;
-  }
-  return k.kind == wl::KernelKind::gemm || k.kind == wl::KernelKind::memory;
+  const FuseEntryInfo i = info(which);
+  return (i.gemm && k.kind == wl::KernelKind::gemm) || (i.memory && k.kind == wl::KernelKind::memory);
 }
 
 // Each collective with the producer it consumes, program order; a producer feeds one fusion.
@@ -86,7 +81,7 @@ wl::Program fuse_producers(const wl::Program& program, FuseProducers which) {
   if (fusions.empty()) {
     throw InputError(program.location, "policies",
                      fmt::format("policy '{}': program '{}' has nothing to fuse (it needs {})",
-                                 policy_name(which), program.name, needs(which)));
+                                 info(which).name, program.name, needs(which)));
   }
   const size_t n = program.kernels.size();
   std::map<int, const Fusion*> by_producer;
@@ -147,11 +142,11 @@ wl::Program fuse_producers(const wl::Program& program, FuseProducers which) {
 
 TransformEntry fuse_entry(FuseProducers which) {
   TransformEntry e;
-  e.name = policy_name(which);
+  e.name = info(which).name;
   e.help = fmt::format(
       "fuse each collective whose input {} produces with it: workgroups write their output to the peers as "
       "they finish",
-      producer_words(which));
+      info(which).producer_words);
   e.apply = [which](const wl::Program& p, std::optional<int>, const hw::NodeSpec&) {
     return fuse_producers(p, which);
   };

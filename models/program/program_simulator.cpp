@@ -283,6 +283,17 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     begin_work(i);
   };
 
+  // Kernel i's GEMM model (a GEMM's, or a fused kernel's producer), declared to the caches as kernel
+  // i's and kept in its Live entry while it runs.
+  auto start_gemm_model = [&](int i, const wl::ProgramKernel& k, const wl::ProgramStream& ps, Live& l) {
+    const int cus = ps.cus.value_or(spec_.compute.total_cus());
+    GemmPlan plan = plan_gemm(k.gemm, spec_, cus, ps.cus.has_value() && !ps.own_group);
+    state.declare_gemm(i, plan.geometry);
+    l.gemm = std::make_shared<GemmWorkgroupModel>(plan, spec_, cache_model_, res, state);
+    l.gemm_workgroups = plan.workgroups;
+    return plan;
+  };
+
   begin_work = [&](int i) {
     const wl::ProgramKernel& k = p.kernels[static_cast<size_t>(i)];
     Live& l = live[static_cast<size_t>(i)];
@@ -292,12 +303,8 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
     const wl::ProgramStream& ps = p.streams[stream_index];
     switch (k.kind) {
       case wl::KernelKind::gemm: {
-        const int cus = ps.cus.value_or(spec_.compute.total_cus());
-        GemmPlan plan = plan_gemm(k.gemm, spec_, cus, ps.cus.has_value() && !ps.own_group);
-        state.declare_gemm(i, plan.geometry);
-        auto model = std::make_shared<GemmWorkgroupModel>(plan, spec_, cache_model_, res, state);
-        l.gemm = model;
-        l.gemm_workgroups = plan.workgroups;
+        const GemmPlan plan = start_gemm_model(i, k, ps, l);
+        const std::shared_ptr<GemmWorkgroupModel> model = l.gemm;
         // Kernel ids are the program's kernel indices: every flow of kernel i carries owner i.
         engine::KernelDesc d{fmt::format("gemm:{}", k.name),
                              plan.workgroups,
@@ -369,13 +376,8 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
         engine::KernelKind owner_kind = engine::KernelKind::memory;
         bool holds_cus = false;
         if (k.fused.producer == wl::KernelKind::gemm) {
-          const int cus = ps.cus.value_or(spec_.compute.total_cus());
-          GemmPlan gp = plan_gemm(k.gemm, spec_, cus, ps.cus.has_value() && !ps.own_group);
-          state.declare_gemm(i, gp.geometry);
-          auto gemm = std::make_shared<GemmWorkgroupModel>(gp, spec_, cache_model_, res, state);
-          l.gemm = gemm;
-          l.gemm_workgroups = gp.workgroups;
-          producer = gemm;
+          const GemmPlan gp = start_gemm_model(i, k, ps, l);
+          producer = l.gemm;
           workgroups = gp.workgroups;
           owner_kind = engine::KernelKind::gemm;
           holds_cus = gp.holds_cus;

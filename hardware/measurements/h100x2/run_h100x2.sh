@@ -5,8 +5,14 @@
 #   C3BENCH_DEV=$PWD/DIR bash DIR/run_h100x2.sh h100x2
 # Writes $OUT/TAG_*.jsonl and TAG_run.log (nvidia-smi's clocks, power limit and topology first,
 # then c3bench's progress). Each step has its own time limit; the Table I pairs run first.
+# The nvidia-h100-x2 kind may be served by H200s: on any GPU but an H100 it lists the GPUs and exits
+# 3 before measuring, unless C3BENCH_ANY_GPU=1 (the same pipeline on another GPU, on purpose).
 set -o pipefail
 TAG=${1:?tag, e.g. h100x2}
+if [[ "${C3BENCH_ANY_GPU:-0}" != 1 ]] && ! nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H100; then
+  nvidia-smi -L
+  exit 3
+fi
 DIR=$(cd "$(dirname "$0")" && pwd)
 source "$DIR/device_env.sh"  # exports, library path, B, T0 and step
 LOG=$OUT/${TAG}_run.log

@@ -1,0 +1,96 @@
+// The Hopper family file's mechanisms (hardware/presets/families/hopper.yaml) against C3 records
+// that nothing was fitted to: the H100 measurement script (hardware/measurements/h100x2/) run on
+// 2 x H200 (hardware/measurements/h200x2_family_check/), Table I under base, sp, prio, rp:16,
+// rp:32, dma and dma_sp, predicted by the `h200-sxm` preset with the node's GPU count set to the
+// records' (--cross). The targets are the family's: C3 mean |error| <= 6% and the predicted best
+// policy within 2% of the measured best in >= 90% of scenarios. The picks miss that target; each
+// scenario whose pick costs more than 2% is listed below with the records' reason, and a listed
+// scenario must still miss, so closing one means deleting its line.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "hardware/hardware_loader.h"
+#include "models/fit/validation.h"
+#include "workloads/measurement.h"
+
+namespace c3sim::models {
+namespace {
+
+const std::string kFamilyCheck =
+    std::string(C3SIM_SOURCE_DIR) + "/hardware/measurements/h200x2_family_check/h200x2_table1.jsonl";
+
+constexpr double kTargetMeanAbsPct = 6.0;
+constexpr double kTargetGoodPicks = 0.90;
+
+// The file's isolated records and its C3 records under the policies the H100 check scores
+// (vendor_zero_cta and vendor_zero_cta_sp, NCCL's zero-CTA path, are left out as in its README).
+std::vector<wl::Record> scored_records() {
+  const std::set<std::string> policies{"base", "sp", "prio", "rp:16", "rp:32", "dma", "dma_sp"};
+  std::vector<wl::Record> out;
+  for (wl::Record& r : wl::read_measurements(kFamilyCheck)) {
+    const auto* c3 = std::get_if<wl::C3Record>(&r);
+    if (c3 == nullptr || policies.contains(c3->policy)) out.push_back(std::move(r));
+  }
+  return out;
+}
+
+ValidationReport family_check() {
+  ValidationOptions options;
+  options.cross = true;
+  return validate_predictions(hw::load_hardware("h200-sxm"), scored_records(), "h200x2_family_check",
+                              options);
+}
+
+TEST(HopperFamilyCheck, TwoH200TableOneMeetsTheErrorTarget) {
+  const ValidationReport r = family_check();
+  ASSERT_EQ(r.rows.size(), 392U);  // 56 scenarios x 7 policies
+  ASSERT_EQ(r.scenarios.size(), 56U);
+  EXPECT_LE(r.mean_abs_pct_error, kTargetMeanAbsPct);
+  // c3sim is fast on every policy here: the same bias that the H200 calibrations remove.
+  for (const auto& [policy, stats] : r.by_policy) EXPECT_LT(stats.mean_signed_pct_error, 0.0) << policy;
+}
+
+// Scenario -> why following its predicted best costs more than 2% of the measured best.
+const std::map<std::string, std::string>& known_bad_picks() {
+  static const std::map<std::string, std::string> gaps{
+      // sp beside the 8192^3 GEMM at 2-4 GiB ends with the collective, predicted at 3248 us for
+      // 2 GiB: the all-gather alone measures 3828 where 3204 is predicted (the 2-GPU link share,
+      // docs/known-limits.md), and the all-to-all beside the GEMM 3547 against 3215 alone where the
+      // model charges 1.4%. sp is then picked over the copy-engine policies, predicted within 1.2%.
+      {"cb1_2G_ag", "sp fast"},
+      {"cb1_4G_ag", "sp fast"},
+      {"cb1_2G_a2a", "sp fast"},
+      {"cb1_4G_a2a", "sp fast"},
+      // dma and dma_sp are predicted within 0.2% of each other at 1 GiB; under dma_sp the copies,
+      // launched before the GEMM, end 35-63 us later than under dma (2.1-3.7%).
+      {"cb1_1G_ag", "dma_sp tie"},
+      {"cb1_1G_a2a", "dma_sp tie"},
+      // beside the 16384 x 8192 x 16384 GEMM at 256 MiB sp is predicted 4.4-4.7% fast and dma 1.8%
+      // slow: sp is picked by 0.2% where dma measures 6% faster.
+      {"cb2_256M_ag", "sp fast, dma slow"},
+      {"cb2_256M_a2a", "sp fast, dma slow"},
+  };
+  return gaps;
+}
+
+TEST(HopperFamilyCheck, TwoH200PicksMissOnlyTheKnownScenarios) {
+  const ValidationReport r = family_check();
+  std::set<std::string> bad;
+  for (const ScenarioVerdict& v : r.scenarios)
+    if (!v.good_pick()) bad.insert(v.scenario);
+  for (const std::string& s : bad)
+    EXPECT_TRUE(known_bad_picks().contains(s)) << s << ": a new pick more than 2% off the measured best";
+  for (const auto& [s, why] : known_bad_picks())
+    EXPECT_TRUE(bad.contains(s)) << s << " (" << why << ") now picks within 2%: delete its line";
+  // The known gaps are what keeps the picks under the target.
+  EXPECT_LT(r.picks_within_2pct, kTargetGoodPicks);
+  EXPECT_NEAR(r.picks_within_2pct, 1.0 - static_cast<double>(known_bad_picks().size()) / 56.0, 1e-12);
+}
+
+}  // namespace
+}  // namespace c3sim::models

@@ -127,27 +127,27 @@ std::string program_section(const nlohmann::json& p, std::size_t index) {
   const nlohmann::json& rows = p.at("kernels");
   const bool ranks =
       std::any_of(rows.begin(), rows.end(), [](const nlohmann::json& r) { return r.at("rank") != 0; });
-  std::string note;
-  if (!p.at("traced_starts").get<bool>()) {
-    note =
-        "<p class=\"note\">This program has no traced start times (<code>traced_start_us</code>; import the "
-        "trace again to get them): only the predicted timeline is drawn, and the traced durations are "
-        "compared "
-        "in the tables.</p>\n";
-  }
+  const bool starts = p.at("traced_starts").get<bool>();
+  const std::string note =
+      starts
+          ? ""
+          : "<p class=\"note\">This program has no traced start times (<code>traced_start_us</code>; import "
+            "the trace again to get them): only the predicted timeline is drawn, and the traced durations "
+            "are compared in the tables.</p>\n";
   const int without = p.value("kernels_without_traced_us", 0);
   return fmt::format(
       "<section class=\"validation\" id=\"program-{}\">\n<h2>{} on {} ({})</h2>\n"
       "<p class=\"step\">Step: traced {} us, predicted {} us, error {}%. {} kernels compared{}.</p>\n{}"
-      "<p class=\"meta\">Above: predicted; below: traced. Each rank's times are from the start of its first "
-      "kernel. Mouse wheel: zoom; drag: pan; double-click: whole step.</p>\n"
+      "<p class=\"meta\">{}Each rank's times are from the start of its first kernel. Mouse wheel: zoom; "
+      "drag: pan; double-click: whole step.</p>\n"
       "<div class=\"timeline\"><canvas id=\"timeline-{}\" width=\"1300\" height=\"200\"></canvas>"
       "<div class=\"tip\" hidden></div></div>\n<div class=\"pair\">\n{}{}</div>\n</section>\n",
       index, html_escape(p.at("program").get<std::string>()),
       html_escape(p.at("hardware").get<std::string>()), html_escape(p.at("policy").get<std::string>()),
       number(p.at("traced_step_us").get<double>(), 1), number(p.at("predicted_step_us").get<double>(), 1),
       signed_number(p.at("step_pct_error").get<double>(), 2), rows.size(),
-      without > 0 ? fmt::format(" ({} without traced_us left out)", without) : "", note, index, kind_table(p),
+      without > 0 ? fmt::format(" ({} without traced_us left out)", without) : "", note,
+      starts ? "Above: predicted; below: traced. " : "", index, kind_table(p),
       p.at("worst").empty() ? "" : worst_table(p, ranks));
 }
 

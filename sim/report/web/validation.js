@@ -220,6 +220,7 @@
       draw();
     }
 
+    const section = document.getElementById('program-' + index);
     let drag = null;
     canvas.addEventListener('wheel', (ev) => {
       ev.preventDefault();
@@ -229,10 +230,24 @@
       const a = t - ((x - LABEL_W) / plot_w) * span;
       zoom_to(a, a + span);
     }, { passive: false });
-    canvas.addEventListener('mousedown', (ev) => { drag = { x: ev.offsetX, view: view.slice() }; });
+    let dragged = false;  // the last press moved the view: its click selects nothing
+    canvas.addEventListener('mousedown', (ev) => {
+      drag = { x: ev.offsetX, view: view.slice() };
+      dragged = false;
+    });
     window.addEventListener('mouseup', () => { drag = null; });
+    // A click (no drag) on a kernel keeps it outlined in both timelines; on empty space, clears it.
+    canvas.addEventListener('click', (ev) => {
+      if (dragged) return;
+      selected = kernel_at(ev.offsetX, ev.offsetY);
+      section.querySelectorAll('table.worst tr[data-row]').forEach((tr) => {
+        tr.classList.toggle('selected', Number(tr.dataset.row) === selected);
+      });
+      draw();
+    });
     canvas.addEventListener('mousemove', (ev) => {
-      if (drag) {
+      if (drag && (dragged || Math.abs(ev.offsetX - drag.x) > 2)) {
+        dragged = true;
         const dt = ((ev.offsetX - drag.x) / plot_w) * (drag.view[1] - drag.view[0]);
         view = [drag.view[0] - dt, drag.view[1] - dt];
         tip.hidden = true;
@@ -247,7 +262,6 @@
     canvas.addEventListener('dblclick', () => { view = full.slice(); draw(); });
 
     // A worst kernel's row: select it and zoom both timelines to it with its span on each side.
-    const section = document.getElementById('program-' + index);
     section.querySelectorAll('table.worst tr[data-row]').forEach((tr) => {
       tr.addEventListener('click', () => {
         const i = Number(tr.dataset.row), r = rows[i];

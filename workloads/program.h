@@ -79,6 +79,10 @@ struct ProgramKernel {
   // An imported trace's duration of this kernel as it ran there (YAML `traced_us`): never an input
   // to the simulation; `c3sim validate` compares each kernel's prediction with it.
   std::optional<double> traced_us;
+  // When the kernel started in that trace, relative to the start of its rank's first kernel (YAML
+  // `traced_start_us`): like traced_us never an input; `c3sim validate --page` draws the traced
+  // timeline from it.
+  std::optional<double> traced_start_us;
   SourceLocation location;
 };
 

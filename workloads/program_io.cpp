@@ -141,6 +141,7 @@ ProgramKernel parse_kernel(StrictMap k) {
   out.after = string_list(k, "after", nullptr);
   if (k.has("gap_us")) out.gap_us = non_negative(k, "gap_us");
   if (k.has("traced_us")) out.traced_us = non_negative(k, "traced_us");
+  if (k.has("traced_start_us")) out.traced_start_us = non_negative(k, "traced_start_us");
   k.finish();
   return out;
 }
@@ -416,6 +417,7 @@ void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
   }
   if (k.gap_us) out << YAML::Key << "gap_us" << YAML::Value << *k.gap_us;
   if (k.traced_us) out << YAML::Key << "traced_us" << YAML::Value << *k.traced_us;
+  if (k.traced_start_us) out << YAML::Key << "traced_start_us" << YAML::Value << *k.traced_start_us;
   out << YAML::EndMap;
 }
 

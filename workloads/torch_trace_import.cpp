@@ -511,6 +511,7 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
   }
   if (group != 0) p.gpus = group;
   p.measured_step_us = last_end - first_start;
+  for (size_t i = 0; i < kernels.size(); ++i) p.kernels[i].traced_start_us = kernels[i].gpu->ts - first_start;
   r.first_kernel_ts_us = first_start;
   if (*p.measured_step_us > kMaxProgramTimeUs)
     fail(file, "traceEvents",

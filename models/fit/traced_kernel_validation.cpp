@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
 #include "models/policies/transform_registry.h"
+#include "models/program/all_gpu_simulator.h"
 #include "models/run/program_runner.h"
 #include "sim/base/errors.h"
 
@@ -45,22 +47,49 @@ TracedKernelReport validate_traced_kernels(const hw::NodeSpec& spec, const wl::P
   if (!program.measured_step_us || *program.measured_step_us <= 0)
     throw InputError(program.location, program.name + ".measured_step_us",
                      "not a program imported from a trace (no measured_step_us): nothing to compare with");
-  const TransformRegistry registry = builtin_transforms();
-  ProgramSimulator sim(spec);
   TracedKernelReport rep;
   rep.program = program.name;
   rep.hardware = spec.name;
-  const ProgramResult predicted = run_program_policy(sim, registry, program, rep.policy);
   rep.traced_step_us = *program.measured_step_us;
-  rep.predicted_step_us = predicted.step_us;
-  for (std::size_t i = 0; i < program.kernels.size(); ++i) {
-    const wl::ProgramKernel& k = program.kernels[i];
-    if (!k.traced_us || *k.traced_us <= 0) {
-      ++rep.without_traced;
-      continue;
+  ProgramSimulator sim(spec);
+  // Per rank: its kernels and their predicted runs (program order).
+  std::vector<wl::Program> ranks;
+  std::vector<std::vector<KernelRun>> runs;
+  if (program.rank_kernels.empty()) {
+    const ProgramResult predicted = run_program_policy(sim, builtin_transforms(), program, rep.policy);
+    rep.predicted_step_us = predicted.step_us;
+    ranks.push_back(program);
+    runs.emplace_back();
+    for (const KernelResult& k : predicted.kernels) runs.back().push_back(k.run);
+  } else {
+    const int gpus = program.gpus.value_or(static_cast<int>(program.rank_kernels.size()));
+    for (int r = 0; r < gpus; ++r) ranks.push_back(wl::program_for_rank(program, r));
+    AllGpuRun predicted = simulate_all_gpus(sim, ranks);
+    rep.predicted_step_us = predicted.step_us;
+    for (ProgramRun& r : predicted.ranks) runs.push_back(std::move(r.kernels));
+  }
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    const std::vector<wl::ProgramKernel>& kernels = ranks[r].kernels;
+    double first_start = std::numeric_limits<double>::infinity();
+    for (const KernelRun& run : runs[r]) first_start = std::min(first_start, run.start_us);
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+      const wl::ProgramKernel& k = kernels[i];
+      if (!k.traced_us || *k.traced_us <= 0) {
+        ++rep.without_traced;
+        continue;
+      }
+      const KernelRun& run = runs[r][i];
+      TracedKernelRow row{k.name,
+                          k.kind,
+                          what_of(k),
+                          k.stream,
+                          static_cast<int>(r),
+                          *k.traced_us,
+                          run.end_us - run.start_us,
+                          run.start_us - first_start,
+                          k.traced_start_us};
+      rep.rows.push_back(std::move(row));
     }
-    const KernelRun& run = predicted.kernels[i].run;
-    rep.rows.push_back(TracedKernelRow{k.name, k.kind, what_of(k), *k.traced_us, run.end_us - run.start_us});
   }
   if (rep.rows.empty())
     throw InputError(program.location, program.name + ".kernels",
@@ -94,9 +123,17 @@ TracedKernelReport validate_traced_kernels(const hw::NodeSpec& spec, const wl::P
 
 nlohmann::json to_json(const TracedKernelReport& r) {
   const auto row_json = [](const TracedKernelRow& row) {
-    return nlohmann::json{
-        {"kernel", row.kernel},       {"kind", to_string(row.kind)},      {"what", row.what},
-        {"traced_us", row.traced_us}, {"predicted_us", row.predicted_us}, {"pct_error", row.pct_error()}};
+    nlohmann::json j{{"kernel", row.kernel},
+                     {"kind", to_string(row.kind)},
+                     {"what", row.what},
+                     {"rank", row.rank},
+                     {"stream", row.stream},
+                     {"traced_us", row.traced_us},
+                     {"predicted_us", row.predicted_us},
+                     {"pct_error", row.pct_error()},
+                     {"predicted_start_us", row.predicted_start_us}};
+    if (row.traced_start_us) j["traced_start_us"] = *row.traced_start_us;
+    return j;
   };
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& row : r.rows) kernels.push_back(row_json(row));
@@ -137,11 +174,14 @@ std::string render_summary(const TracedKernelReport& r) {
   if (!r.worst.empty()) {
     out += fmt::format("worst kernels:\n{:<44} {:<11} {:<26} {:>10} {:>12} {:>8}\n", "kernel", "kind", "what",
                        "traced us", "predicted us", "error %");
+    // Kernel names repeat across ranks: a program with ranks names the rank too.
+    const bool ranks =
+        std::any_of(r.rows.begin(), r.rows.end(), [](const TracedKernelRow& row) { return row.rank > 0; });
     for (const std::size_t i : r.worst) {
       const TracedKernelRow& row = r.rows[i];
-      out +=
-          fmt::format("{:<44} {:<11} {:<26} {:>10.1f} {:>12.1f} {:>+8.2f}\n", row.kernel, to_string(row.kind),
-                      row.what.substr(0, 26), row.traced_us, row.predicted_us, row.pct_error());
+      const std::string name = ranks ? fmt::format("r{}:{}", row.rank, row.kernel) : row.kernel;
+      out += fmt::format("{:<44} {:<11} {:<26} {:>10.1f} {:>12.1f} {:>+8.2f}\n", name, to_string(row.kind),
+                         row.what.substr(0, 26), row.traced_us, row.predicted_us, row.pct_error());
     }
   }
   return out;

@@ -1,14 +1,19 @@
 #pragma once
 // A program imported from a trace (wl::Program with kernels' `traced_us`) beside c3sim's prediction
 // of it under `base` (the launch order and streams as traced): each GEMM, collective, memory and
-// copy kernel's predicted vs traced duration, the mean absolute and signed error per kind, the step
-// error and the worst kernels. `c3sim validate PROGRAM.yaml` prints it (table or JSON).
+// copy kernel's predicted vs traced duration and start, the mean absolute and signed error per
+// kind, the step error and the worst kernels. `c3sim validate PROGRAM.yaml` prints it (table or
+// JSON) and draws it (--report: sim/report/validation_page.h). A program with every rank's kernel
+// list (`ranks:`) is predicted with every rank simulated together (all-GPU mode: collectives wait
+// for the last rank to arrive, as traced ones do) and has rows for every rank; one kernel list is
+// predicted on one representative GPU.
 //
 // Durations are execution spans, first workgroup to end, on both sides (the profiler's kernel
 // event). A traced collective's span includes waiting for its peers to arrive; a one-GPU
 // prediction has no peers to wait for. `measured` kernels run for their traced time by
 // construction (alone): they are listed per kind, apart, and left out of the overall figures.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,8 +28,15 @@ struct TracedKernelRow {
   std::string kernel;
   wl::KernelKind kind = wl::KernelKind::gemm;
   std::string what;  // "4096x12288x4096 bf16", "all_gather 386.0 MiB", the measured kernel's source
+  std::string stream;
+  int rank = 0;
   double traced_us = 0;
   double predicted_us = 0;
+  // Starts relative to the start of the rank's first kernel, on each side: the predicted one from
+  // the simulation, the traced one from the program's `traced_start_us` (absent in programs
+  // imported without it).
+  double predicted_start_us = 0;
+  std::optional<double> traced_start_us;
   [[nodiscard]] double pct_error() const { return 100.0 * (predicted_us - traced_us) / traced_us; }
 };
 
@@ -46,7 +58,7 @@ struct TracedKernelReport {
   [[nodiscard]] double step_pct_error() const {
     return 100.0 * (predicted_step_us - traced_step_us) / traced_step_us;
   }
-  std::vector<TracedKernelRow> rows;     // program order, kernels with traced_us and > 0
+  std::vector<TracedKernelRow> rows;     // rank, then program order; kernels with traced_us > 0
   std::vector<TracedKindSummary> kinds;  // kinds present, in wl::kKernelKinds order
   std::vector<std::size_t> worst;        // rows of modelled kernels (not measured), worst |error| first
   int without_traced = 0;                // kernels with no traced_us (left out)

@@ -122,6 +122,7 @@ wl::Program fuse_producers(const wl::Program& program, FuseProducers which) {
       k.kind = wl::KernelKind::fused;
       k.collective = c.collective;
       k.traced_us.reset();
+      k.traced_start_us.reset();
       for (const auto& a : c.after) {
         if (a != program.kernels[i].name) add_unique(k.after, a);
       }

@@ -8,7 +8,8 @@
 // (models/fit/program_validation.h).
 // c3sim validate PROGRAM.yaml...: programs imported from traces, each kernel's predicted vs traced
 // duration, the error per kind, the step error and the worst kernels
-// (models/fit/traced_kernel_validation.h); without --hardware, the traced GPU's preset.
+// (models/fit/traced_kernel_validation.h); without --hardware, the traced GPU's preset. --report
+// FILE also writes the page of the predicted and traced timelines (sim/report/validation_page.h).
 #include <algorithm>
 #include <iostream>
 #include <variant>
@@ -25,6 +26,9 @@
 #include "sim/cli/output.h"
 #include "sim/cli/program_run.h"
 #include "workloads/program_io.h"
+#ifndef C3SIM_WITHOUT_REPORT
+#include "sim/report/validation_page.h"
+#endif
 
 namespace c3sim::cli {
 
@@ -35,6 +39,7 @@ struct ValidateArgs {
   std::string hardware = "h200-sxm-x4";
   std::string format = "table";
   std::string output;
+  std::string report;  // --report: the timeline page of programs imported from traces
   bool cross = false;
   std::vector<std::string> programs;  // program files for the program records
 };
@@ -57,7 +62,9 @@ void validate_traced_programs(const ValidateArgs& a, bool hardware_given, Format
     }
   }
   std::vector<std::string> inputs = inputs_with_hardware(a.measurements, hardware);
-  check_outputs({{a.output, "-o"}}, inputs);
+  std::vector<OutputTarget> targets{{a.output, "-o"}};
+  if (!a.report.empty()) targets.push_back({a.report, "--report"});
+  check_outputs(targets, inputs);
   const hw::NodeSpec spec = hw::load_hardware(hardware);
   std::string text;
   nlohmann::json json = nlohmann::json::array();
@@ -71,7 +78,15 @@ void validate_traced_programs(const ValidateArgs& a, bool hardware_given, Format
     text += (text.empty() ? "" : "\n") + models::render_summary(rep);
     json.push_back(models::to_json(rep));
   }
-  write_outputs({{{a.output, "-o"}, f == Format::json ? json.dump(2) + "\n" : text}}, inputs);
+  std::vector<std::pair<OutputTarget, std::string>> outputs{
+      {{a.output, "-o"}, f == Format::json ? json.dump(2) + "\n" : text}};
+#ifndef C3SIM_WITHOUT_REPORT
+  if (!a.report.empty()) {
+    outputs.emplace_back(OutputTarget{a.report, "--report"},
+                         report::render_validation_html(report::validation_page_data(json, a.measurements)));
+  }
+#endif
+  write_outputs(outputs, inputs);
 }
 
 }  // namespace
@@ -92,7 +107,17 @@ void add_validate_command(CLI::App& app) {
   cmd->add_option("--programs", a->programs,
                   "Program YAML files of the measured program records (c3bench run PROGRAMS.yaml): each "
                   "program record is compared with c3sim's prediction of the same program and policy");
+  cmd->add_option("--report", a->report,
+                  "Programs imported from traces: also write FILE, a self-contained HTML page of the "
+                  "predicted and traced timelines, the error per kind and the worst kernels");
   cmd->callback([a, hardware] {
+#ifdef C3SIM_WITHOUT_REPORT
+    if (!a->report.empty()) {
+      throw InputError(
+          {"<command line>", 0, 0}, "--report",
+          "this c3sim was built without the report page (configure with -DC3SIM_WITH_REPORT=ON)");
+    }
+#endif
     const Format f = parse_format(a->format, {Format::table, Format::json});
     // Measurement files are JSON Lines, which a YAML reader refuses: only YAML files are asked.
     const auto program_file = [](const std::string& path) {
@@ -104,6 +129,11 @@ void add_validate_command(CLI::App& app) {
     if (std::all_of(a->measurements.begin(), a->measurements.end(), program_file)) {
       validate_traced_programs(*a, hardware->count() > 0, f);
       return;
+    }
+    if (!a->report.empty()) {
+      throw InputError({a->measurements.front(), 0, 0}, "--report",
+                       "the timeline page is for programs imported from traces (c3sim import); measurement "
+                       "files have their charts in c3sim report");
     }
     std::vector<std::string> inputs = inputs_with_hardware(a->measurements, a->hardware);
     inputs.insert(inputs.end(), a->programs.begin(), a->programs.end());

@@ -4,32 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "sim/report/html_text.h"
 #include "sim/report/report_assets.h"
 
 namespace c3sim::report {
 
 namespace {
-
-// JSON inside <script>: "</" would end the element early; "<\/" is the same JSON string.
-std::string script_safe(std::string text) {
-  for (size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3))
-    text.replace(at, 2, "<\\/");
-  return text;
-}
-
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 struct ChartSlot {
   const char* id;

@@ -3,6 +3,7 @@
 // bad input, and the committed real FSDP and TP traces (2 x H200).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -202,6 +203,9 @@ TEST(TorchTraceImport, TracedDurationsAndDeviceRoundTrip) {
   EXPECT_EQ(r.program.device->name, "NVIDIA H200");
   EXPECT_DOUBLE_EQ(*r.program.kernels[0].traced_us, 50);   // the GEMM ran 120..170
   EXPECT_DOUBLE_EQ(*r.program.kernels[1].traced_us, 100);  // the all-gather 171..271
+  // Starts from the start of the first kernel (the GEMM's, at 120).
+  EXPECT_DOUBLE_EQ(*r.program.kernels[0].traced_start_us, 0);
+  EXPECT_DOUBLE_EQ(*r.program.kernels[1].traced_start_us, 51);
   const Program back = load_programs_string(torch_import_yaml(r, "dev.json"), "dev.yaml").front();
   EXPECT_EQ(programs_to_yaml({back}), programs_to_yaml({r.program}));
   EXPECT_EQ(*back.device->cus, 132);
@@ -303,6 +307,15 @@ TEST(TorchTraceImport, MeasuredKernelYamlIsStrict) {
   }
 }
 
+TEST(TorchTraceImport, TracedStartYamlIsStrict) {
+  const std::string head =
+      "program:\n  name: m\n  streams: [{name: s}]\n  kernels:\n"
+      "    - {name: a, stream: s, measured: {time_us: 1}, traced_us: 1, traced_start_us: ";
+  EXPECT_DOUBLE_EQ(*load_programs_string(head + "2.5}\n", "m.yaml").front().kernels[0].traced_start_us, 2.5);
+  for (const char* bad : {"-1", "x", ".nan", "1e20"})
+    EXPECT_THROW((void)load_programs_string(head + bad + "}\n", "m.yaml"), InputError) << bad;
+}
+
 // The committed 2 x H200 traces (hardware/measurements/torch_traces/README.md): every kernel is
 // mapped as a GEMM or collective or kept as measured; nothing is unmapped; the GEMMs are those of
 // capture_step.py's linears.
@@ -314,6 +327,7 @@ TEST(TorchTraceImport, RealFsdpTraceMapsEveryGemmAndCollective) {
   EXPECT_TRUE(r.unmapped.empty()) << r.unmapped.front();
   EXPECT_EQ(r.gemms + r.collectives + r.measured, static_cast<int>(r.program.kernels.size()));
   int ag = 0, rs = 0, qkv_fwd = 0, down_wgrad = 0;
+  double first_start = 1e300, last_end = 0;
   // One layer's parameters: 4096 x (12288 + 4096 + 22016) + 11008 x 4096 + 2 x 4096 norm weights
   // = 202383360 bf16 = 404766720 bytes, gathered whole (the all-gather's per-GPU output) and
   // reduce-scattered into one 202383360-byte block per GPU (the reduce-scatter's per-GPU output:
@@ -335,7 +349,14 @@ TEST(TorchTraceImport, RealFsdpTraceMapsEveryGemmAndCollective) {
     // down's weight gradient: dy^T[4096 out, 4096 tokens] x x[4096 tokens, 11008 in].
     if (k.kind == KernelKind::gemm && k.gemm.m == 4096 && k.gemm.n == 11008 && k.gemm.k == 4096) ++down_wgrad;
     ASSERT_TRUE(k.traced_us.has_value()) << k.name;
+    ASSERT_TRUE(k.traced_start_us.has_value()) << k.name;
+    first_start = std::min(first_start, *k.traced_start_us);
+    last_end = std::max(last_end, *k.traced_start_us + *k.traced_us);
   }
+  // The traced starts span the traced step: the first kernel at 0, the last ending at its end (to
+  // the trace's resolution, 1 ns: start + duration is rounded apart from the absolute end).
+  EXPECT_DOUBLE_EQ(first_start, 0);
+  EXPECT_NEAR(last_end, *r.program.measured_step_us, 1e-3);
   EXPECT_EQ(rs, 4);          // one per layer
   EXPECT_GE(ag, 4);          // forward, plus the backward re-gathers
   EXPECT_EQ(qkv_fwd, 4);     // one per layer

@@ -105,7 +105,7 @@ def measure(op, nbytes, rank, world, device, group, config, forced):
             "gpus": world, "bytes": nbytes, "time_us": med, "spread_us": hi - lo, "trials": n,
             "extra": {"min_us": lo, "max_us": hi, "source": "torch", "dtype": "bf16", "config": config,
                       "protocol": proto.upper() if proto else None, "algorithm": algo.upper() if algo else None,
-                      "channels": channels, "forced": forced, "nccl": logged,
+                      "channels": channels, "forced": forced, "nccl": logged, "from_log": logged is not None,
                       "algbw_GBps": nbytes / med / 1e3, "busbw_GBps": nbytes * BUS_FACTOR[op](world) / med / 1e3,
                       "note": "bytes = the whole tensor (all-gather output, reduce-scatter input, all-reduce "
                               "buffer, all-to-all input); protocol/algorithm/channels as NCCL's TUNING log "

@@ -22,6 +22,9 @@ import json
 import re
 import sys
 
+# The TUNING line's function name for each c3sim collective op (all-to-all is send/recv: no line).
+NCCL_FUNC = {"all_reduce": "AllReduce", "all_gather": "AllGather", "reduce_scatter": "ReduceScatter",
+             "all_to_all": "SendRecv"}
 TUNING_RE = re.compile(r"NCCL INFO (\w+): (\d+) Bytes -> Algo (\S+) proto (\S+) channel\{Lo\.\.Hi\}=\{(\d+)\.\.(\d+)\}")
 CHANNELS_RE = re.compile(r"NCCL INFO (\d+) coll channels, (\d+) collnet channels, (\d+) nvls channels, "
                          r"(\d+) p2p channels, (\d+) p2p channels per peer")
@@ -50,10 +53,12 @@ def tuning_choices(text):
     return out
 
 
-def dominant_choice(text):
+def dominant_choice(text, func=None):
     """The most frequent (func, bytes, algorithm, protocol, channels) of a range (the repetitions of
-    one timed collective), with how many lines agreed and how many there were."""
-    choices = tuning_choices(text)
+    one timed collective), with how many lines agreed and how many there were; only lines of NCCL
+    function `func` (AllReduce, AllGather, ...) when given, so that barriers in the range (1-element
+    all-reduces) never stand for a collective that prints no line (send/recv)."""
+    choices = [c for c in tuning_choices(text) if func is None or c["func"] == func]
     if not choices:
         return None
     keyed = collections.Counter((c["func"], c["bytes"], c["algorithm"], c["protocol"], c["channels"])
@@ -128,6 +133,8 @@ def self_test():
                           "channel_lo": 0, "channel_hi": 23, "channels": 24}, choices[2]
     d = dominant_choice(SAMPLE)
     assert d["func"] == "AllReduce" and d["agreeing"] == 2 and d["lines"] == 3, d
+    assert dominant_choice(SAMPLE, "AllGather")["bytes"] == 67108864
+    assert dominant_choice(SAMPLE, "ReduceScatter") is None
     assert channel_counts(SAMPLE)[0]["coll"] == 24
     t = tuning_tables(SAMPLE)
     assert len(t) == 1, t

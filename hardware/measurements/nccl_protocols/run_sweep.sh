@@ -1,10 +1,12 @@
 #!/bin/bash
 # The device command that measured this folder (every GPU of one host), from the repository root:
-#   bash hardware/measurements/nccl_protocols/run_sweep.sh OUTDIR
+#   bash hardware/measurements/nccl_protocols/run_sweep.sh OUTDIR        # each call alone, channel sweep
+#   bash hardware/measurements/nccl_protocols/run_sweep.sh OUTDIR loop   # 50 back-to-back calls, <= 16 MiB
 # One torchrun per configuration (sweep_protocols.py says what each measures), each under a time
 # limit, until BUDGET_S (default 200 s) is spent; writes OUTDIR/<config>.jsonl and the NCCL logs.
 set -u
 out=${1:?output folder}
+mode=${2:-single}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
@@ -26,7 +28,12 @@ while read -r name algo proto ops sweep; do
   lim=$((left < 60 ? left : 60))
   flags=()
   [ "$ops" != all ] && flags+=(--ops "$ops")
-  [ "$sweep" = 1 ] && flags+=(--channel-sweep)
+  if [ "$mode" = loop ]; then
+    name=loop_$name
+    flags+=(--loop 50 --max-bytes 16777216)
+  else
+    [ "$sweep" = 1 ] && flags+=(--channel-sweep)
+  fi
   ts=$(date +%s)
   (
     [ "$algo" != - ] && export NCCL_ALGO=$algo

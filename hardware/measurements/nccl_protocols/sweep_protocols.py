@@ -58,6 +58,26 @@ def timed_us(fn, reps=20, warmups=5):
     return statistics.median(times), min(times), max(times), len(times)
 
 
+def timed_loop_us(fn, calls, reps=10, warmups=3):
+    """Per-call time of `calls` back-to-back calls between one pair of CUDA events (as nccl-tests
+    times): the ranks' arrival skew and the host's launch gaps are paid once per loop, not per call."""
+    for _ in range(warmups):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        dist.barrier()
+        torch.cuda.synchronize()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(calls):
+            fn()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end) * 1e3 / calls)
+    return statistics.median(times), min(times), max(times), len(times)
+
+
 def collective(op, nbytes, world, device, group):
     """The call that moves `nbytes` (the whole tensor, as above) in bf16, and its buffers."""
     n = nbytes // 2
@@ -86,18 +106,18 @@ def log_offset():
     return os.path.getsize(path) if path and os.path.exists(path) else None
 
 
-def measure(op, nbytes, rank, world, device, group, config, forced):
+def measure(op, nbytes, rank, world, device, group, config, forced, loop=0):
     fn = collective(op, nbytes, world, device, group)
     dist.barrier(group=group)
     start = log_offset()
-    med, lo, hi, n = timed_us(fn)
+    med, lo, hi, n = timed_loop_us(fn, loop) if loop else timed_us(fn)
     end = log_offset()
     del fn
     if rank != 0:
         return None
     logged = None
     if start is not None and end is not None:
-        logged = nccl_log.dominant_choice(nccl_log.read_range(log_path(), start, end))
+        logged = nccl_log.dominant_choice(nccl_log.read_range(log_path(), start, end), nccl_log.NCCL_FUNC[op])
     algo = logged["algorithm"] if logged else forced.get("NCCL_ALGO")
     proto = logged["protocol"] if logged else forced.get("NCCL_PROTO")
     channels = logged["channels"] if logged else forced.get("channels")
@@ -106,6 +126,8 @@ def measure(op, nbytes, rank, world, device, group, config, forced):
             "extra": {"min_us": lo, "max_us": hi, "source": "torch", "dtype": "bf16", "config": config,
                       "protocol": proto.upper() if proto else None, "algorithm": algo.upper() if algo else None,
                       "channels": channels, "forced": forced, "nccl": logged, "from_log": logged is not None,
+                      "timing": f"per call of {loop} back-to-back calls between two CUDA events, median of {n} loops"
+                                if loop else "one call between two CUDA events (includes the wait for the other rank)",
                       "algbw_GBps": nbytes / med / 1e3, "busbw_GBps": nbytes * BUS_FACTOR[op](world) / med / 1e3,
                       "note": "bytes = the whole tensor (all-gather output, reduce-scatter input, all-reduce "
                               "buffer, all-to-all input); protocol/algorithm/channels as NCCL's TUNING log "
@@ -125,6 +147,9 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--ops", default=",".join(OPS))
     ap.add_argument("--channel-sweep", action="store_true")
+    ap.add_argument("--loop", type=int, default=0,
+                    help="time N back-to-back calls per event pair (latency); 0 = each call alone")
+    ap.add_argument("--max-bytes", type=int, default=SIZES[-1])
     args = ap.parse_args()
     local = int(os.environ.get("LOCAL_RANK", "0"))
     os.makedirs(args.out, exist_ok=True)
@@ -138,9 +163,9 @@ def main():
     forced = {k: os.environ[k] for k in ("NCCL_ALGO", "NCCL_PROTO") if os.environ.get(k)}
     records = []
     for op in args.ops.split(","):
-        for nbytes in SIZES:
+        for nbytes in [b for b in SIZES if b <= args.max_bytes]:
             try:
-                r = measure(op, nbytes, rank, world, device, None, args.config, forced)
+                r = measure(op, nbytes, rank, world, device, None, args.config, forced, args.loop)
             except Exception:  # a combination NCCL refuses fails the same way on every rank
                 traceback.print_exc()
                 print(f"{args.config}: {op} {nbytes} B failed; the rest of {op} skipped", file=sys.stderr)

@@ -1,10 +1,13 @@
 """The README's tables from this folder's <config>.jsonl files (sweep_protocols.py's records).
 
-    python3 hardware/measurements/nccl_protocols/tables.py [DIR]
+    python3 hardware/measurements/nccl_protocols/tables.py [DIR] [--loop]
+
+--loop reads the loop_<config>.jsonl files (50 back-to-back calls per timing: latency) instead of
+the single-call ones.
 
 Prints markdown: per op, the time and bus bandwidth of every forced (algorithm, protocol) and of
 NCCL's default pick per size; per (op, algorithm, protocol), the latency (time at 4 KiB) and the
-bus bandwidth at 512 MiB; the channel sweep (bus bandwidth per channel count, and per channel).
+bus bandwidth at 512 MiB and from the difference of the two largest sizes; the channel sweep (bus bandwidth per channel count, and per channel).
 """
 import glob
 import json
@@ -22,10 +25,13 @@ def size_label(b):
     return f"{b // 2**10} KiB"
 
 
-def load(folder):
+def load(folder, loop):
     recs = {}
     for path in sorted(glob.glob(os.path.join(folder, "*.jsonl"))):
         config = os.path.basename(path)[:-6]
+        if config.startswith("loop_") != loop:
+            continue
+        config = config[len("loop_"):] if loop else config
         for line in open(path):
             r = json.loads(line)
             if r.get("kind") == "iso_coll":
@@ -34,8 +40,9 @@ def load(folder):
 
 
 def main():
-    folder = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
-    recs = load(folder)
+    args = [a for a in sys.argv[1:] if a != "--loop"]
+    folder = args[0] if args else os.path.dirname(os.path.abspath(__file__))
+    recs = load(folder, "--loop" in sys.argv)
     plain = {c: {(r["op"], r["bytes"]): r for r in rs if "channels" not in r["extra"].get("forced", {})}
              for c, rs in recs.items()}
     ops = ["all_reduce", "all_gather", "reduce_scatter", "all_to_all"]
@@ -59,19 +66,29 @@ def main():
                 pick = f"{e['algorithm']} {e['protocol']} {e['channels']}ch" if e.get("protocol") else "(no log line)"
             dcell = f"{d['time_us']:.1f} ({d['extra']['busbw_GBps']:.0f})" if d else ""
             print(f"| {size_label(b)} | " + " | ".join(cells) + f" | {dcell} | {pick} |")
-    print("\nLatency (time at 4 KiB) and bus bandwidth at 512 MiB, per op and forced algorithm/protocol; "
-          "channels as logged\n")
-    print("| op | algorithm, protocol | time at 4 KiB (us) | busbw at 512 MiB (GB/s) | channels (logged) |")
-    print("|---|---|---|---|---|")
+    largest = max((b for rs in plain.values() for (_, b) in rs), default=0)
+    print(f"\nLatency (time at 4 KiB) and bus bandwidth at {size_label(largest)}, per op and forced "
+          "algorithm/protocol; channels as logged\n")
+    print(f"| op | algorithm, protocol | time at 4 KiB (us) | busbw at {size_label(largest)} (GB/s) | "
+          "busbw from the two largest sizes' difference (GB/s) | channels (logged) |")
+    print("|---|---|---|---|---|---|")
     for op in ops:
         for c in CONFIGS + ["default"]:
             small = plain.get(c, {}).get((op, 4096))
-            large = plain.get(c, {}).get((op, 512 * 2**20))
+            large = plain.get(c, {}).get((op, largest))
             if not small and not large:
                 continue
             ch = sorted({r["extra"].get("channels") for k, r in plain.get(c, {}).items() if k[0] == op} - {None})
             print(f"| {op} | {LABEL[c]} | {small['time_us']:.1f} |" if small else f"| {op} | {LABEL[c]} | |", end="")
             print(f" {large['extra']['busbw_GBps']:.1f} |" if large else " |", end="")
+            below = plain.get(c, {}).get((op, largest // 2))
+            if large and below and large["time_us"] > below["time_us"]:
+                # A fixed per-call cost (launch, the other rank's arrival) cancels in the difference.
+                bw = (large["bytes"] - below["bytes"]) / (large["time_us"] - below["time_us"]) / 1e3
+                bw *= large["extra"]["busbw_GBps"] / (large["bytes"] / large["time_us"] / 1e3)
+                print(f" {bw:.1f} |", end="")
+            else:
+                print(" |", end="")
             print(f" {', '.join(map(str, ch))} |")
     sweep = [r for rs in recs.values() for r in rs if "channels" in r["extra"].get("forced", {})]
     if sweep:

@@ -576,7 +576,7 @@ def iso_colls(calls, rank, world, device, step):
         end = log_offset()
         nccl = None
         if rank == 0 and start is not None and end is not None:
-            nccl = nccl_log.dominant_choice(nccl_log.read_range(nccl_log_path(), start, end))
+            nccl = nccl_log.dominant_choice(nccl_log.read_range(nccl_log_path(), start, end), nccl_log.NCCL_FUNC.get(op))
         if rank == 0:
             out.append({"schema": "c3sim.measurement", "version": 1, "kind": "iso_coll", "op": op, "impl": "cu",
                         "gpus": world, "bytes": elems * ELEM_BYTES[dt_key], "time_us": med, "spread_us": hi - lo,

@@ -9,7 +9,19 @@ before step operands existed have); a shape with no record of that kind keeps th
 counted on stderr.
 """
 import json
+import math
 import sys
+
+
+def finite_or_null(x):
+    """JSON has no NaN: a statistic of non-finite operands becomes null."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: finite_or_null(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [finite_or_null(v) for v in x]
+    return x
 
 
 def main():
@@ -36,7 +48,7 @@ def main():
             keep.append(next(iter(by_kind.values())))
     with open(dst, "w") as f:
         for r in keep:
-            f.write(json.dumps(r, sort_keys=True) + "\n")
+            f.write(json.dumps(finite_or_null(r), sort_keys=True, allow_nan=False) + "\n")
     if fallback:
         print(f"{src}: {fallback} of {len(gemms)} GEMM shapes have no {want}-operand record; kept the other",
               file=sys.stderr)

@@ -99,14 +99,16 @@ class GemmOperandCapture(TorchDispatchMode):
 
 
 def operand_stats(t):
-    """What makes a GEMM draw less power than on random normal data: the values' spread and the
-    share of zeros (float statistics on at most 2^22 elements)."""
+    """What makes a GEMM draw less power than on random normal data: the values' spread, the share
+    of zeros and of non-finite values (statistics of the finite ones; at most 2^22 elements)."""
     flat = t.detach().reshape(-1)
     if flat.numel() > (1 << 22):
         flat = flat[:: flat.numel() // (1 << 22) + 1]
     f = flat.float()
-    return {"std": float(f.std()) if f.numel() > 1 else 0.0, "abs_mean": float(f.abs().mean()),
-            "zero_fraction": float((f == 0).float().mean())}
+    finite = torch.isfinite(f)
+    g = f[finite]
+    return {"std": float(g.std()) if g.numel() > 1 else None, "abs_mean": float(g.abs().mean()) if g.numel() else None,
+            "zero_fraction": float((f == 0).float().mean()), "nonfinite_fraction": float((~finite).float().mean())}
 
 
 def gemm_mnk(name, dims):

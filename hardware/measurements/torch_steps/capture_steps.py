@@ -34,10 +34,20 @@ Per step, in DIR:
                     barrier) and their medians
   iso_torch.jsonl   c3sim measurement records (schema 1, workloads/measurement.h) for this step:
                     every distinct aten GEMM call of rank 0's trace (same shapes, strides and
-                    dtype) timed alone on one GPU, and every distinct collective of the trace
-                    timed alone over all GPUs
+                    dtype) timed alone on one GPU twice, on random normal operands
+                    (extra.operands "random") and on the step's own operands (extra.operands
+                    "step": step_operands.py copies them during one more unprofiled step), and
+                    every distinct collective of the trace timed alone over all GPUs, with what
+                    NCCL ran for it (extra.algorithm, protocol, channels, from its log)
+  nccl_rank<r>.log  each rank's NCCL log when NCCL_DEBUG is set (run_steps.sh sets INFO with
+                    the INIT and TUNING subsystems): the communicators' tuning tables and, on
+                    rank 0, one line per collective with its algorithm, protocol and channels
+  nccl_step.json    rank 0's lines of the recorded step, parsed (../nccl_protocols/nccl_log.py),
+                    with the byte range of the log they came from, the tuning tables and the
+                    channel counts
   summary.json      per rank: kernel count, NCCL kernel names, cuda_sync events by kind, the
-                    profiler settings that were in force
+                    profiler settings that were in force, the log's byte offsets around the
+                    recorded step, what the step-operand capture kept
 """
 import argparse
 import json
@@ -51,6 +61,11 @@ import torch.distributed as dist
 import torch.nn as nn
 import torch.nn.functional as F
 from torch.profiler import ProfilerActivity, profile, schedule
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "nccl_protocols")]
+import nccl_log  # noqa: E402  (../nccl_protocols/nccl_log.py)
+import step_operands  # noqa: E402
 
 STEPS = ["ddp_b25", "ddp_b100", "fsdp_w4k", "fsdp_w8k", "fsdp_w4k_noreshard", "tp", "sp", "moe", "tp_fp16"]
 WARMUP_STEPS = 5
@@ -315,7 +330,20 @@ def profiler_config():
         return None, {"enable_cuda_sync_events": False, "why": repr(e)}
 
 
-def profile_one_step(model, opt, x, path):
+def nccl_log_path():
+    """This rank's NCCL debug log (NCCL_DEBUG_FILE), or None when NCCL logs nowhere we can read."""
+    path = os.environ.get("NCCL_DEBUG_FILE")
+    return path if path and os.environ.get("NCCL_DEBUG") else None
+
+
+def log_offset():
+    """The byte size of this rank's NCCL log now: NCCL line-buffers it, so what the host has
+    enqueued so far is in the file, and the lines between two offsets are those collectives'."""
+    path = nccl_log_path()
+    return os.path.getsize(path) if path and os.path.exists(path) else None
+
+
+def profile_one_step(model, opt, x, path, marks):
     cfg, settings = profiler_config()
     kwargs = dict(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True,
                   schedule=schedule(wait=0, warmup=1, active=1),
@@ -336,8 +364,10 @@ def profile_one_step(model, opt, x, path):
         dist.barrier()
         torch.cuda.synchronize()
         prof.step()
+        marks["recorded_step_start"] = log_offset()
         train_step(model, opt, x)  # the recorded step
         torch.cuda.synchronize()
+        marks["recorded_step_end"] = log_offset()
         prof.step()
     settings.update({"record_shapes": True, "schedule": "wait=0, warmup=1, active=1"})
     return settings
@@ -497,7 +527,8 @@ def iso_gemms(events, device, step):
                     "tag": f"{step}_{m}x{n}x{k}_{dt}", "m": m, "n": n, "k": k, "dtype": dt,
                     "cus": props.multi_processor_count, "time_us": t, "spread_us": hi - lo,
                     "trials": sum(l["trials"] for l in layouts),
-                    "extra": {"min_us": lo, "max_us": hi, "source": "torch", "step": step, "calls_in_step": total,
+                    "extra": {"min_us": lo, "max_us": hi, "source": "torch", "step": step, "operands": "random",
+                              "calls_in_step": total,
                               "tflops": 2 * m * n * k / t / 1e6, "layouts": layouts}})
     return out
 
@@ -540,7 +571,12 @@ def iso_colls(calls, rank, world, device, step):
             fn = lambda s=src: dist.all_reduce(s)
             elems = in_n
         dist.barrier()
+        start = log_offset()
         med, lo, hi, n = timed_us(fn)
+        end = log_offset()
+        nccl = None
+        if rank == 0 and start is not None and end is not None:
+            nccl = nccl_log.dominant_choice(nccl_log.read_range(nccl_log_path(), start, end), nccl_log.NCCL_FUNC.get(op))
         if rank == 0:
             out.append({"schema": "c3sim.measurement", "version": 1, "kind": "iso_coll", "op": op, "impl": "cu",
                         "gpus": world, "bytes": elems * ELEM_BYTES[dt_key], "time_us": med, "spread_us": hi - lo,
@@ -549,6 +585,10 @@ def iso_colls(calls, rank, world, device, step):
                                   "collective_name": cname, "in_nelems": in_n, "out_nelems": out_n,
                                   "dtype": dtype, "calls_in_step": info["count"],
                                   "kernels_in_step": info["kernels"],
+                                  "nccl": nccl,
+                                  "protocol": nccl["protocol"] if nccl else None,
+                                  "algorithm": nccl["algorithm"] if nccl else None,
+                                  "channels": nccl["channels"] if nccl else None,
                                   "note": "bytes = the whole tensor (all-gather output, reduce-scatter "
                                           "input, all-reduce buffer, all-to-all input)"}})
         del src, dst
@@ -558,20 +598,65 @@ def iso_colls(calls, rank, world, device, step):
 # ----------------------------------------------------------------------------- main
 
 
+def nccl_step_choices(marks):
+    """NCCL's choice for each collective of the recorded step (rank 0's log: the communicator's rank 0
+    prints them), its tuning tables and channel counts, from the whole log's init lines."""
+    path = nccl_log_path()
+    if path is None or marks.get("recorded_step_start") is None or marks.get("recorded_step_end") is None:
+        return None
+    whole = nccl_log.read_range(path)
+    return {"log": os.path.basename(path), "recorded_step_bytes": [marks["recorded_step_start"],
+                                                                    marks["recorded_step_end"]],
+            "collectives": nccl_log.tuning_choices(nccl_log.read_range(path, marks["recorded_step_start"],
+                                                                       marks["recorded_step_end"])),
+            "channels_per_comm": nccl_log.channel_counts(whole), "tuning_tables": nccl_log.tuning_tables(whole)}
+
+
+def capture_step_operands(model, opt, x, rank, budget_gb):
+    """One more unprofiled step; on rank 0 under the dispatch mode that keeps each distinct GEMM's
+    first operands (step_operands.py)."""
+    dist.barrier()
+    torch.cuda.synchronize()
+    capture = None
+    if rank == 0:
+        capture = step_operands.GemmOperandCapture(int(budget_gb * 2**30))
+        with capture:
+            train_step(model, opt, x)
+    else:
+        train_step(model, opt, x)
+    torch.cuda.synchronize()
+    return capture
+
+
+def trace_gemm_counts(events):
+    counts = {}
+    for (name, dims, strides, _types), n in gemm_calls(events):
+        key = (name, step_operands.json_key(dims), step_operands.json_key(strides))
+        counts[key] = counts.get(key, 0) + n
+    return counts
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--step", choices=STEPS, required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--operand-budget-gb", type=float, default=8.0,
+                    help="most GPU memory the step-operand copies may take (calls past it are skipped)")
     args = ap.parse_args()
     local = int(os.environ.get("LOCAL_RANK", "0"))
+    os.makedirs(args.out, exist_ok=True)
+    if os.environ.get("NCCL_DEBUG") and not os.environ.get("NCCL_DEBUG_FILE"):
+        # NCCL_DEBUG_FILE knows %h and %p, not the rank: name each rank's log here, before NCCL starts.
+        os.environ["NCCL_DEBUG_FILE"] = os.path.join(os.path.abspath(args.out),
+                                                     f"nccl_rank{os.environ.get('RANK', local)}.log")
     device = torch.device("cuda", local)
     torch.cuda.set_device(device)
     dist.init_process_group("nccl", device_id=device)
     rank, world = dist.get_rank(), dist.get_world_size()
-    os.makedirs(args.out, exist_ok=True)
+    env_keys = ("NCCL_NVLS_ENABLE", "NCCL_ALGO", "NCCL_PROTO", "NCCL_DEBUG", "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG_FILE")
     summary = {"step": args.step, "world": world, "torch": torch.__version__, "cuda": torch.version.cuda,
                "nccl": ".".join(map(str, torch.cuda.nccl.version())), "device": torch.cuda.get_device_name(device),
-               "environment": {k: os.environ.get(k, "") for k in ("NCCL_NVLS_ENABLE", "NCCL_ALGO", "NCCL_PROTO")}}
+               "environment": {k: os.environ.get(k, "") for k in env_keys}}
 
     model, opt, x = build(args.step, rank, world, device)
     for _ in range(WARMUP_STEPS):
@@ -589,7 +674,9 @@ def main():
         times.append(start.elapsed_time(end) * 1e3)
 
     trace = os.path.join(args.out, f"rank{rank}.json")
-    summary["profiler"] = profile_one_step(model, opt, x, trace)
+    marks = {}
+    summary["profiler"] = profile_one_step(model, opt, x, trace, marks)
+    summary["nccl_log_marks"] = marks
     gathered = [None] * world
     dist.all_gather_object(gathered, times)
     if rank == 0:
@@ -598,16 +685,17 @@ def main():
                        "device": summary["device"], "timing": "CUDA events around each step, after a barrier",
                        "unprofiled_step_us_per_rank": gathered,
                        "unprofiled_step_us_median": [statistics.median(t) for t in gathered]}, f, indent=1)
+        choices = nccl_step_choices(marks)
+        if choices is not None:
+            with open(os.path.join(args.out, "nccl_step.json"), "w") as f:
+                json.dump(choices, f, indent=1)
+            summary["nccl_choices"] = sorted({f"{c['func']} {c['algorithm']} {c['protocol']} {c['channels']}ch"
+                                              for c in choices["collectives"]})
     print(f"{args.step} rank {rank}: median {statistics.median(times):.1f} us over {len(times)} steps",
           file=sys.stderr)
 
-    del model, opt, x
-    torch.cuda.synchronize()
-    torch.cuda.empty_cache()
     events = read_trace(trace)
     summary["trace"] = trace_summary(events)
-    summaries = [None] * world
-    dist.all_gather_object(summaries, summary)
 
     # Isolated records: rank 0's trace names what to time; GEMMs on rank 0 alone, collectives on all.
     calls = [coll_calls(events) if rank == 0 else None]
@@ -620,19 +708,48 @@ def main():
             traceback.print_exc()
     dist.barrier()
     records += iso_colls(calls[0], rank, world, device, args.step)
-    if rank == 0:
-        props = torch.cuda.get_device_properties(device)
-        env = {"schema": "c3sim.measurement", "version": 1, "kind": "env", "producer": "torch",
-               "hardware": props.name, "gpus": world, "cus_per_gpu": props.multi_processor_count,
-               "details": {"torch": summary["torch"], "cuda": summary["cuda"], "nccl": summary["nccl"],
-                           "step": args.step, "environment": summary["environment"]}}
-        with open(os.path.join(args.out, "iso_torch.jsonl"), "w") as f:
-            for r in [env] + records:
-                f.write(json.dumps(r, sort_keys=True) + "\n")
-        with open(os.path.join(args.out, "summary.json"), "w") as f:
-            json.dump({"per_rank": summaries}, f, indent=1)
+    write_outputs(args, summary, records, rank, world, device)
+
+    # The step's own operands last, so that a failure here loses only their records.
+    capture = None
+    try:
+        capture = capture_step_operands(model, opt, x, rank, args.operand_budget_gb)
+    except Exception:
+        traceback.print_exc()
+    del model, opt, x
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    if capture is not None:
+        summary["step_operands"] = {"distinct_gemms_kept": len(capture.calls), "copied_bytes": capture.used_bytes,
+                                    "distinct_gemms_seen": len(capture.seen), "skipped": capture.skipped}
+        try:
+            props = torch.cuda.get_device_properties(device)
+            records += step_operands.step_operand_records(capture, trace_gemm_counts(events), timed_us,
+                                                          props.multi_processor_count, args.step)
+        except Exception:
+            traceback.print_exc()
+        capture = None
+    write_outputs(args, summary, records, rank, world, device)
     dist.barrier()
     dist.destroy_process_group()
+
+
+def write_outputs(args, summary, records, rank, world, device):
+    """iso_torch.jsonl and summary.json (rank 0 writes; every rank sends its summary)."""
+    summaries = [None] * world
+    dist.all_gather_object(summaries, summary)
+    if rank != 0:
+        return
+    props = torch.cuda.get_device_properties(device)
+    env = {"schema": "c3sim.measurement", "version": 1, "kind": "env", "producer": "torch",
+           "hardware": props.name, "gpus": world, "cus_per_gpu": props.multi_processor_count,
+           "details": {"torch": summary["torch"], "cuda": summary["cuda"], "nccl": summary["nccl"],
+                       "step": args.step, "environment": summary["environment"]}}
+    with open(os.path.join(args.out, "iso_torch.jsonl"), "w") as f:
+        for r in [env] + records:
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+    with open(os.path.join(args.out, "summary.json"), "w") as f:
+        json.dump({"per_rank": summaries}, f, indent=1)
 
 
 if __name__ == "__main__":

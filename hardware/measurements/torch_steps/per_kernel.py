@@ -1,10 +1,11 @@
 """Per-kernel comparison of an imported step's prediction with its trace: each GEMM's and
 collective's predicted duration (c3sim run, base: end - start) against the traced one.
 
-    python3 hardware/measurements/torch_steps/per_kernel.py C3SIM STEP_DIR HARDWARE.yaml PROGRAM.yaml
+    python3 hardware/measurements/torch_steps/per_kernel.py C3SIM STEP_DIR HARDWARE.yaml PROGRAM.yaml [--all-gpus]
 
-PROGRAM.yaml is `c3sim import --from torch-profiler STEP_DIR/rank0.json`; its kernel k<i> is the
-trace's i-th device-0 kernel, memcpy or memset in host launch order (the importer's numbering).
+PROGRAM.yaml is `c3sim import --from torch-profiler STEP_DIR/rank0.json` (or every rank's trace,
+run with --all-gpus: collectives then wait for every rank); its kernel k<i> is rank 0's i-th
+device-0 kernel, memcpy or memset in host launch order (the importer's numbering).
 Prints n, mean |error| % and mean signed error % per kind, and the two worst kernels.
 """
 import csv
@@ -17,13 +18,14 @@ import sys
 
 def main():
     c3sim, step_dir, hardware, program = sys.argv[1:5]
+    flags = [a for a in sys.argv[5:] if a == "--all-gpus"]
     events = json.load(open(f"{step_dir}/rank0.json"))["traceEvents"]
     launch = {e["args"]["correlation"]: e["ts"] for e in events
               if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {})}
     gpu = [e for e in events if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")
            and e.get("args", {}).get("device", 0) == 0]
     gpu.sort(key=lambda e: (launch.get(e["args"].get("correlation"), e["ts"]), e["ts"]))
-    out = subprocess.run([c3sim, "run", program, "--hardware", hardware, "--policy", "base", "--format", "csv"],
+    out = subprocess.run([c3sim, "run", program, "--hardware", hardware, "--policy", "base", "--format", "csv"] + flags,
                          capture_output=True, text=True, check=True).stdout
     rows = csv.DictReader(io.StringIO(out.split("\n\n")[1]))
     errors = {"gemm": [], "collective": []}

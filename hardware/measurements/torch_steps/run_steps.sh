@@ -12,6 +12,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 raw=/tmp/c3steps
 mkdir -p $raw
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
+# NCCL's own choice per collective (algorithm, protocol, channels) and its tuning tables, in each
+# rank's log (capture_steps.py names it STEP/nccl_rank<r>.log).
+export NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,TUNING
 t0=$(date +%s)
 budget=${BUDGET_S:-500}
 nvidia-smi > $raw/nvidia_smi.txt 2>&1
@@ -24,7 +27,7 @@ ngpu=$(nvidia-smi -L | wc -l)
 for s in $steps; do
   left=$((budget - ($(date +%s) - t0)))
   if [ $left -lt 45 ]; then echo "$s skipped: ${left} s left" | tee -a $raw/failures.txt; continue; fi
-  lim=$((left < 150 ? left : 150))
+  lim=$((left < 100 ? left : 100))
   mkdir -p $raw/$s
   ts=$(date +%s)
   timeout -k 10 $lim torchrun --standalone --nproc_per_node $ngpu "$here/capture_steps.py" --step $s --out $raw/$s \

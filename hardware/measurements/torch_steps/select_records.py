@@ -1,0 +1,58 @@
+"""Write the isolated records of one operand kind to calibrate on (c3sim calibrate takes every
+iso_gemm record of a shape as the same point, so a file holding both kinds must be split first).
+
+    python3 select_records.py STEP/iso_torch.jsonl OUT.jsonl [step|random]
+
+Keeps the env and iso_coll records and, per (m, n, k, dtype), the iso_gemm record measured on the
+chosen operands ("random": the records with extra.operands "random" or none, as files captured
+before step operands existed have); a shape with no record of that kind keeps the other kind's,
+counted on stderr.
+"""
+import json
+import math
+import sys
+
+
+def finite_or_null(x):
+    """JSON has no NaN: a statistic of non-finite operands becomes null."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: finite_or_null(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [finite_or_null(v) for v in x]
+    return x
+
+
+def main():
+    src, dst = sys.argv[1], sys.argv[2]
+    want = sys.argv[3] if len(sys.argv) > 3 else "step"
+    if want not in ("step", "random"):
+        sys.exit(f"operands must be step or random, not {want}")
+    records = [json.loads(line) for line in open(src) if line.strip()]
+    gemms = {}
+    keep = []
+    for r in records:
+        if r.get("kind") != "iso_gemm":
+            keep.append(r)
+            continue
+        kind = r.get("extra", {}).get("operands", "random")
+        gemms.setdefault((r["m"], r["n"], r["k"], r["dtype"]), {})[kind] = r
+    fallback = 0
+    for key in sorted(gemms):
+        by_kind = gemms[key]
+        if want in by_kind:
+            keep.append(by_kind[want])
+        else:
+            fallback += 1
+            keep.append(next(iter(by_kind.values())))
+    with open(dst, "w") as f:
+        for r in keep:
+            f.write(json.dumps(finite_or_null(r), sort_keys=True, allow_nan=False) + "\n")
+    if fallback:
+        print(f"{src}: {fallback} of {len(gemms)} GEMM shapes have no {want}-operand record; kept the other",
+              file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -28,7 +28,7 @@
 namespace c3sim::models {
 namespace {
 
-constexpr double kMiB = 1 << 20;
+constexpr double kArchMiB = 1 << 20;
 
 hw::NodeSpec pinned(const std::vector<std::pair<std::string, std::string>>& extra = {}) {
   hw::NodeSpec s = hw::load_hardware("mi300x");
@@ -59,27 +59,27 @@ constexpr double kChunkUs = 131072 / 39e3;
 TEST(DmaLaunch, HostDrivenSubmissionsAreSerialOnTheHostThread) {
   // 7 submissions of 4.3 us, then engine start, copy, host-seen completion:
   // 30.1 + 2.9 + 3.3608 + 2.7 = 39.06 us.
-  EXPECT_NEAR(iso(pinned(), wl::CollectiveOp::all_gather, kMiB), 30.1 + 2.9 + kChunkUs + 2.7, 1e-3);
+  EXPECT_NEAR(iso(pinned(), wl::CollectiveOp::all_gather, kArchMiB), 30.1 + 2.9 + kChunkUs + 2.7, 1e-3);
 }
 
 TEST(DmaLaunch, GpuInitiatedQueuesFillInParallel) {
   // One GPU writer per engine queue, one transfer per queue: 1 us + 2.9 + 3.3608 + 2.7 = 9.96 us.
   const auto s = pinned({{"model.dma.gpu_initiated", "true"}, {"model.dma.gpu_submit_latency", "1 us"}});
-  EXPECT_NEAR(iso(s, wl::CollectiveOp::all_gather, kMiB), 1 + 2.9 + kChunkUs + 2.7, 1e-3);
+  EXPECT_NEAR(iso(s, wl::CollectiveOp::all_gather, kArchMiB), 1 + 2.9 + kChunkUs + 2.7, 1e-3);
   // And the completion polled on the GPU (0.5 us) instead of seen by the host: 7.76 us.
   auto p = s;
   hw::set_field(p, "model.dma.gpu_polled_completion", "true");
   hw::set_field(p, "model.dma.gpu_completion_latency", "0.5 us");
-  EXPECT_NEAR(iso(p, wl::CollectiveOp::all_gather, kMiB), 1 + 2.9 + kChunkUs + 0.5, 1e-3);
+  EXPECT_NEAR(iso(p, wl::CollectiveOp::all_gather, kArchMiB), 1 + 2.9 + kChunkUs + 0.5, 1e-3);
 }
 
 TEST(DmaLaunch, PrelaunchedQueuesNeedOneTrigger) {
   // One host trigger releases the 7 recorded copies: 4.3 + 2.9 + 3.3608 + 2.7 = 13.26 us.
   const auto s = pinned({{"model.dma.prelaunched", "true"}});
-  const double t = iso(s, wl::CollectiveOp::all_gather, kMiB);
+  const double t = iso(s, wl::CollectiveOp::all_gather, kArchMiB);
   EXPECT_NEAR(t, 4.3 + 2.9 + kChunkUs + 2.7, 1e-3);
   // DMA-Latte: pre-launching speeds up small all-gathers 2.3-3.6x.
-  const double speedup = iso(pinned(), wl::CollectiveOp::all_gather, kMiB) / t;
+  const double speedup = iso(pinned(), wl::CollectiveOp::all_gather, kArchMiB) / t;
   EXPECT_GT(speedup, 2.3);
   EXPECT_LT(speedup, 3.6);
 }
@@ -88,15 +88,15 @@ TEST(DmaLaunch, BatchedDescriptorsPayOnePerDoorbell) {
   // 4 transfers per submission: 7 transfers take ceil(7/4) = 2 submissions, the last ready at
   // 8.6 us: 8.6 + 2.9 + 3.3608 + 2.7 = 17.56 us.
   const auto s = pinned({{"model.dma.transfers_per_doorbell", "4"}});
-  EXPECT_NEAR(iso(s, wl::CollectiveOp::all_gather, kMiB), 8.6 + 2.9 + kChunkUs + 2.7, 1e-3);
+  EXPECT_NEAR(iso(s, wl::CollectiveOp::all_gather, kArchMiB), 8.6 + 2.9 + kChunkUs + 2.7, 1e-3);
 }
 
 TEST(DmaPlacement, AllOnOneEngineSerializesThePeers) {
   // 1 GiB all-gather: 7 x 128 MiB through one 39 GB/s engine take 7 x 134217728 / 39e9 = 24090 us
   // against 3441 us on one engine per peer, 1/7 = 0.143 of the throughput (DMA-Latte: 0.13-0.16x).
-  const double per_peer = iso(pinned(), wl::CollectiveOp::all_gather, 1024 * kMiB);
+  const double per_peer = iso(pinned(), wl::CollectiveOp::all_gather, 1024 * kArchMiB);
   const double one =
-      iso(pinned({{"model.dma.engine_map", "all_on_one"}}), wl::CollectiveOp::all_gather, 1024 * kMiB);
+      iso(pinned({{"model.dma.engine_map", "all_on_one"}}), wl::CollectiveOp::all_gather, 1024 * kArchMiB);
   EXPECT_NEAR(one, 7 * 134217728 / 39e3, 0.002 * one);
   EXPECT_NEAR(per_peer / one, 1.0 / 7, 0.01);
 }
@@ -111,11 +111,11 @@ TEST(DmaReduction, ReduceScatterRunsAtTheSlowerOfCopyAndReduce) {
   // Output shard 64 MiB: each peer gets my 64 MiB contribution, summed by its engine at
   // min(39, 16) = 16 GB/s: 30.1 + 2.9 + 67108864 / 16e9 (4194.30 us) + 2.7 = 4230.0 us.
   const auto slow = pinned({{"spec.dma.reduce_bandwidth", "16 GB/s"}});
-  EXPECT_NEAR(iso(slow, wl::CollectiveOp::reduce_scatter, 64 * kMiB), 30.1 + 2.9 + 67108864 / 16e3 + 2.7,
+  EXPECT_NEAR(iso(slow, wl::CollectiveOp::reduce_scatter, 64 * kArchMiB), 30.1 + 2.9 + 67108864 / 16e3 + 2.7,
               0.01);
   // A reduction unit faster than the copy path leaves the engine's 39 GB/s: 1720.7 us of copy.
   const auto fast = pinned({{"spec.dma.reduce_bandwidth", "64 GB/s"}});
-  EXPECT_NEAR(iso(fast, wl::CollectiveOp::reduce_scatter, 64 * kMiB), 30.1 + 2.9 + 67108864 / 39e3 + 2.7,
+  EXPECT_NEAR(iso(fast, wl::CollectiveOp::reduce_scatter, 64 * kArchMiB), 30.1 + 2.9 + 67108864 / 39e3 + 2.7,
               0.01);
 }
 
@@ -124,15 +124,16 @@ TEST(DmaReduction, AllReduceIsAReducePhaseThenAGatherPhase) {
   // phase: 7 host submissions + engine start + copy + the host seeing it end:
   // 2 x (30.1 + 2.9 + 215.09 + 2.7) = 501.58 us.
   const auto s = pinned({{"spec.dma.reduce_bandwidth", "64 GB/s"}});
-  EXPECT_NEAR(iso(s, wl::CollectiveOp::all_reduce, 64 * kMiB), 2 * (30.1 + 2.9 + 8388608 / 39e3 + 2.7), 0.01);
+  EXPECT_NEAR(iso(s, wl::CollectiveOp::all_reduce, 64 * kArchMiB), 2 * (30.1 + 2.9 + 8388608 / 39e3 + 2.7),
+              0.01);
 }
 
 TEST(DmaReduction, HybridAllReduceIsACuReduceScatterThenADmaGather) {
   // The CU reduce-scatter of the 8 MiB shards, the host seeing its end (2.7 us), then the DMA
   // all-gather of the shards: 30.1 + 2.9 + 215.09 + 2.7 us.
   const auto s = pinned();
-  const double cu_rs = iso(s, wl::CollectiveOp::reduce_scatter, 8 * kMiB, wl::CollectiveImpl::cu);
-  const double hybrid = iso(s, wl::CollectiveOp::all_reduce, 64 * kMiB, wl::CollectiveImpl::dma_hybrid);
+  const double cu_rs = iso(s, wl::CollectiveOp::reduce_scatter, 8 * kArchMiB, wl::CollectiveImpl::cu);
+  const double hybrid = iso(s, wl::CollectiveOp::all_reduce, 64 * kArchMiB, wl::CollectiveImpl::dma_hybrid);
   EXPECT_NEAR(hybrid, cu_rs + 2.7 + 30.1 + 2.9 + 8388608 / 39e3 + 2.7, 0.01);
 }
 
@@ -140,7 +141,7 @@ TEST(DmaMemory, WriteBackProducerNeedsAnL2FlushFirst) {
   // The producer's 131072 dirty bytes (my shard, well under the L2s) written back at 100 GB/s:
   // 1.31072 us before the first submission.
   const auto s = pinned({{"model.dma.l2_flush_bandwidth", "100 GB/s"}});
-  EXPECT_NEAR(iso(s, wl::CollectiveOp::all_gather, kMiB), 1.31072 + 30.1 + 2.9 + kChunkUs + 2.7, 1e-3);
+  EXPECT_NEAR(iso(s, wl::CollectiveOp::all_gather, kArchMiB), 1.31072 + 30.1 + 2.9 + kChunkUs + 2.7, 1e-3);
 }
 
 TEST(DmaMemory, ChannelPartitionGivesEachSideAtMostItsShare) {
@@ -160,7 +161,7 @@ TEST(DmaMemory, ChannelPartitionGivesEachSideAtMostItsShare) {
   // engines: 4.3 + 2.9 + 134217728 / 32.142857e9 (4175.7 us) + 2.7.
   auto p = s;
   hw::set_field(p, "model.dma.prelaunched", "true");
-  const double t = iso(p, wl::CollectiveOp::all_gather, 1024 * kMiB);
+  const double t = iso(p, wl::CollectiveOp::all_gather, 1024 * kArchMiB);
   EXPECT_NEAR(t, 4.3 + 2.9 + 134217728 / (450e3 / 14) + 2.7, 0.01);
 }
 
@@ -179,7 +180,8 @@ TEST(DmaMemory, StreamingWritesTakeHalfTheLlcTraffic) {
   // a flow, so the 39 GB/s engines bind again: 30.1 + 2.9 + 3441.5 + 2.7 us.
   const auto s =
       pinned({{"model.memory.collective_channel_share", "0.25"}, {"model.dma.llc_bypass", "true"}});
-  EXPECT_NEAR(iso(s, wl::CollectiveOp::all_gather, 1024 * kMiB), 30.1 + 2.9 + 134217728 / 39e3 + 2.7, 0.5);
+  EXPECT_NEAR(iso(s, wl::CollectiveOp::all_gather, 1024 * kArchMiB), 30.1 + 2.9 + 134217728 / 39e3 + 2.7,
+              0.5);
 }
 
 // C3 runs of the dma policy on six paper scenarios (both collectives, every taxonomy class).

@@ -30,7 +30,7 @@ namespace {
 
 using Fields = std::vector<std::pair<std::string, std::string>>;
 
-hw::NodeSpec pinned(const Fields& extra = {}, bool no_launch_cost = true) {
+hw::NodeSpec sharing_node(const Fields& extra = {}, bool no_launch_cost = true) {
   hw::NodeSpec s = hw::load_hardware("mi300x");
   Fields base{{"model.dma.engine_bandwidth", "39 GB/s"},
               {"model.collective.link_bandwidth", "48 GB/s"},
@@ -72,28 +72,28 @@ constexpr double kShard = 134217728;
 
 TEST(DmaSharing, OneCollectiveIsItsTransferTime) {
   // One engine per peer at 39 GB/s: 134217728 / 39e9 = 3441.48 us.
-  EXPECT_NEAR(step_us(pinned(), concurrent_gathers(1, "1 GiB")), kShard / 39e3, 1e-3);
+  EXPECT_NEAR(step_us(sharing_node(), concurrent_gathers(1, "1 GiB")), kShard / 39e3, 1e-3);
 }
 
 TEST(DmaSharing, SharedEnginesServeTwoCollectivesRoundRobin) {
   // Shared: both collectives put their transfer to peer p on engine p (0-6). The engine serves its
   // two queues round robin, 19.5 GB/s each; the link carries 2 x 19.5 = 39 <= 48 GB/s. Each
   // collective takes 134217728 / 19.5e9 = 6882.96 us, 2x its isolated time.
-  const double shared = step_us(pinned(), concurrent_gathers(2, "1 GiB"));
+  const double shared = step_us(sharing_node(), concurrent_gathers(2, "1 GiB"));
   EXPECT_NEAR(shared, kShard / 19.5e3, 1e-3);
   // Partitioned: engines 0-6 for the first stream, 7-13 for the second; no engine is shared, link
   // p is: 2 transfers capped at 39 GB/s by their engines share 48 GB/s, 24 each:
   // 134217728 / 24e9 = 5592.41 us (1.625x isolated, 0.8125x shared).
   const double part =
-      step_us(pinned({{"model.dma.partition_engines", "true"}}), concurrent_gathers(2, "1 GiB"));
+      step_us(sharing_node({{"model.dma.partition_engines", "true"}}), concurrent_gathers(2, "1 GiB"));
   EXPECT_NEAR(part, kShard / 24e3, 1e-3);
   // With links that no longer bind (100 GB/s >= 2 x 39), partitioned engines halve the shared time:
   // each collective runs alone at 39 GB/s (3441.48 us); shared stays 6882.96 us.
   const Fields wide{{"model.collective.link_bandwidth", "100 GB/s"}};
   Fields wide_part = wide;
   wide_part.emplace_back("model.dma.partition_engines", "true");
-  EXPECT_NEAR(step_us(pinned(wide), concurrent_gathers(2, "1 GiB")), kShard / 19.5e3, 1e-3);
-  EXPECT_NEAR(step_us(pinned(wide_part), concurrent_gathers(2, "1 GiB")), kShard / 39e3, 1e-3);
+  EXPECT_NEAR(step_us(sharing_node(wide), concurrent_gathers(2, "1 GiB")), kShard / 19.5e3, 1e-3);
+  EXPECT_NEAR(step_us(sharing_node(wide_part), concurrent_gathers(2, "1 GiB")), kShard / 39e3, 1e-3);
 }
 
 TEST(DmaSharing, PartitionedSetsFollowStreamOrder) {
@@ -101,9 +101,9 @@ TEST(DmaSharing, PartitionedSetsFollowStreamOrder) {
   // wide enough not to bind. 64 MiB all-gathers send 8388608 B to each peer (215.09 us at 39 GB/s);
   // peer p goes to engine p mod (set size). Sets of 3 engines carry 3, 2, 2 transfers: 645.28 us;
   // the set of 4 carries 2, 2, 2, 1: 430.19 us.
-  const auto spec = pinned({{"model.dma.partition_engines", "true"},
-                            {"spec.dma.engines", "10"},
-                            {"model.collective.link_bandwidth", "1 TB/s"}});
+  const auto spec = sharing_node({{"model.dma.partition_engines", "true"},
+                                  {"spec.dma.engines", "10"},
+                                  {"model.collective.link_bandwidth", "1 TB/s"}});
   const ProgramRun run = ProgramSimulator(spec).simulate(concurrent_gathers(3, "64 MiB"));
   ASSERT_EQ(run.kernels.size(), 3U);
   const double t = 8388608 / 39e3;
@@ -121,15 +121,15 @@ TEST(DmaPlacementIod, EngineOnAnotherIodCrossesTheFabricOutOfItsIod) {
   const Fields one{{"model.dma.engine_map", "all_on_one"}};
   Fields iod = one;
   iod.insert(iod.end(), {{"spec.dma.iods", "4"}, {"spec.dma.iod_crossing_bandwidth", "20 GB/s"}});
-  EXPECT_NEAR(step_us(pinned(one), concurrent_gathers(1, "1 GiB")), 7 * kShard / 39e3, 1e-3);
-  EXPECT_NEAR(step_us(pinned(iod), concurrent_gathers(1, "1 GiB")), kShard / 4e3, 1e-3);
+  EXPECT_NEAR(step_us(sharing_node(one), concurrent_gathers(1, "1 GiB")), 7 * kShard / 39e3, 1e-3);
+  EXPECT_NEAR(step_us(sharing_node(iod), concurrent_gathers(1, "1 GiB")), kShard / 4e3, 1e-3);
 }
 
 TEST(DmaPlacementIod, RecommendedEnginePerPeerSitsOnItsLinksIod) {
   // Per peer: engine p on IOD p mod 4 = its link's IOD: nothing crosses, 3441.48 us either way,
   // however slow the fabric.
   const Fields iod{{"spec.dma.iods", "4"}, {"spec.dma.iod_crossing_bandwidth", "1 GB/s"}};
-  EXPECT_NEAR(step_us(pinned(iod), concurrent_gathers(1, "1 GiB")), kShard / 39e3, 1e-3);
+  EXPECT_NEAR(step_us(sharing_node(iod), concurrent_gathers(1, "1 GiB")), kShard / 39e3, 1e-3);
 }
 
 TEST(DmaPlacementIod, AReductionCrossesOutOfTheLinksIod) {
@@ -148,12 +148,12 @@ TEST(DmaPlacementIod, AReductionCrossesOutOfTheLinksIod) {
           "    - {name: rs, stream: s, collective: {op: reduce_scatter, bytes: 128 MiB, impl: dma}}\n",
           "rs")
           .front();
-  EXPECT_NEAR(step_us(pinned(rs), p), 7 * kShard / 39e3, 1e-3);
-  EXPECT_NEAR(step_us(pinned(iod), p), 7 * kShard / 39e3, 1e-3);
+  EXPECT_NEAR(step_us(sharing_node(rs), p), 7 * kShard / 39e3, 1e-3);
+  EXPECT_NEAR(step_us(sharing_node(iod), p), 7 * kShard / 39e3, 1e-3);
 }
 
 TEST(DmaPlacementIod, ImpossiblePlacementsAreInputErrors) {
-  hw::NodeSpec s = pinned();
+  hw::NodeSpec s = sharing_node();
   hw::set_field(s, "spec.dma.iods", "4");
   EXPECT_THROW(hw::validate(s), InputError);  // no crossing bandwidth
   hw::set_field(s, "spec.dma.iod_crossing_bandwidth", "1 TB/s");
@@ -170,7 +170,7 @@ TEST(DmaSharingMonotonicity, MoreEnginesNeverSlowConcurrentCollectives) {
     double prev = 0;
     for (const char* engines : {"2", "4", "7", "8", "14", "21", "28"}) {
       const auto spec =
-          pinned({{"spec.dma.engines", engines}, {"model.dma.partition_engines", partition}}, false);
+          sharing_node({{"spec.dma.engines", engines}, {"model.dma.partition_engines", partition}}, false);
       const double t = step_us(spec, concurrent_gathers(2, "1 GiB"));
       if (prev > 0) {
         EXPECT_LE(t, prev * 1.005) << "partition " << partition << ", engines " << engines;
@@ -188,11 +188,11 @@ TEST(DmaSharingMonotonicity, PartitionedNeverSlowerWithAnEnginePerPeerEach) {
   for (const bool in_place : {true, false}) {
     for (const char* engines : {in_place ? "14" : "16", "21", "28"}) {
       for (const char* bytes : {"1 MiB", "64 MiB", "1 GiB"}) {
-        const double shared =
-            step_us(pinned({{"spec.dma.engines", engines}}, false), concurrent_gathers(2, bytes, in_place));
-        const double part =
-            step_us(pinned({{"spec.dma.engines", engines}, {"model.dma.partition_engines", "true"}}, false),
-                    concurrent_gathers(2, bytes, in_place));
+        const double shared = step_us(sharing_node({{"spec.dma.engines", engines}}, false),
+                                      concurrent_gathers(2, bytes, in_place));
+        const double part = step_us(
+            sharing_node({{"spec.dma.engines", engines}, {"model.dma.partition_engines", "true"}}, false),
+            concurrent_gathers(2, bytes, in_place));
         EXPECT_LE(part, shared * (1 + 1e-9)) << engines << " engines, " << bytes << ", in place " << in_place;
       }
     }
@@ -206,7 +206,7 @@ TEST(DmaSharingMonotonicity, FsdpStepNeverSlowerWithMoreEnginesOrFabric) {
   const auto step = [&](const Fields& f) {
     Fields all{{"spec.dma.reduce_bandwidth", "64 GB/s"}, {"model.dma.engine_map", "round_robin"}};
     all.insert(all.end(), f.begin(), f.end());
-    const hw::NodeSpec spec = pinned(all, false);
+    const hw::NodeSpec spec = sharing_node(all, false);
     const wl::Program p = builtin_transforms().apply("dma", fsdp, spec);
     return ProgramSimulator(spec).simulate(p).step_us;
   };
@@ -220,10 +220,10 @@ TEST(DmaSharing, ProgramDmaMovesReductionsOnlyToEnginesThatReduce) {
   const auto impl_of = [](const wl::Program& p, const std::string& name) {
     return p.kernel(name)->collective.impl;
   };
-  const wl::Program copy_only = builtin_transforms().apply("dma", fsdp, pinned());
+  const wl::Program copy_only = builtin_transforms().apply("dma", fsdp, sharing_node());
   EXPECT_EQ(impl_of(copy_only, "ag_qkv"), wl::CollectiveImpl::dma);
   EXPECT_EQ(impl_of(copy_only, "rs_qkv"), wl::CollectiveImpl::cu);
-  const auto reducing = pinned({{"spec.dma.reduce_bandwidth", "32 GB/s"}});
+  const auto reducing = sharing_node({{"spec.dma.reduce_bandwidth", "32 GB/s"}});
   const wl::Program reduce = builtin_transforms().apply("dma", fsdp, reducing);
   EXPECT_EQ(impl_of(reduce, "rs_qkv"), wl::CollectiveImpl::dma);
 }
@@ -236,8 +236,8 @@ TEST(DmaSharing, ProgramDmaMovesReductionsOnlyToEnginesThatReduce) {
 // GEMM, 0.1% on the all-reduce) shows in the times.
 TEST(DmaSharing, TimingOnlyPathRunsDmaAndHybridAllReduceLikeTheAttributedRun) {
   for (const char* hbm_queueing : {"false", "true"}) {
-    const auto spec =
-        pinned({{"spec.dma.reduce_bandwidth", "8 GB/s"}, {"model.memory.hbm_queueing", hbm_queueing}}, false);
+    const auto spec = sharing_node(
+        {{"spec.dma.reduce_bandwidth", "8 GB/s"}, {"model.memory.hbm_queueing", hbm_queueing}}, false);
     C3Simulator timing(spec, testing::timing_only());
     C3Simulator full(spec);
     wl::Scenario s;

@@ -19,7 +19,9 @@
 namespace c3sim::models {
 namespace {
 
-wl::Program load_one(const std::string& yaml) { return wl::load_programs_string(yaml, "test.yaml").front(); }
+wl::Program load_fused_program(const std::string& yaml) {
+  return wl::load_programs_string(yaml, "test.yaml").front();
+}
 
 // An embedding-like memory kernel of 4 workgroups feeding an all-to-all, fused by hand.
 const char* kSmallFused = R"(program:
@@ -36,7 +38,7 @@ const char* kSmallFused = R"(program:
 TEST(FusedKernel, AloneTakesComputeThenItsWavesSendAndMessageOverheads) {
   const hw::NodeSpec spec = hw::load_hardware("mi300x");
   ProgramSimulator sim(spec);
-  const wl::Program p = load_one(kSmallFused);
+  const wl::Program p = load_fused_program(kSmallFused);
   // 4 workgroups on 304 CUs: one wave, each alone at its own rates (nothing else runs, and 4
   // streams or 4 stores at these rates are far below HBM, fabric and the links: 4 x 10 GB/s
   // spread over 7 links of 48 GB/s).
@@ -89,7 +91,7 @@ TEST(FusedKernel, BeatsBulkWhenComputeAndCommunicationAreComparable) {
   // within 20% of the other. Bulk: the lookup, then the whole all-to-all (launch, protocol steps,
   // FIFO copy passes). Fused: each wave's rows leave at the links' rate as the wave ends, the
   // last wave's alone exposed.
-  const wl::Program emb = load_one(R"(program:
+  const wl::Program emb = load_fused_program(R"(program:
   name: emb
   streams: [{name: s}]
   kernels:
@@ -107,7 +109,7 @@ TEST(FusedKernel, BeatsBulkWhenComputeAndCommunicationAreComparable) {
 
   // The GEMM + reduce-scatter: fused beats bulk too, by less: one 256x256 tile per CU, so a
   // wave's sends hold every CU of the wave while they share the links.
-  const wl::Program p = load_one(kGemmRs);
+  const wl::Program p = load_fused_program(kGemmRs);
   const double gemm_base = sim.simulate(reg.apply("base", p, spec)).step_us;
   const double gemm_fuse = sim.simulate(reg.apply("fuse", p, spec)).step_us;
   EXPECT_LT(gemm_fuse, gemm_base);
@@ -119,7 +121,7 @@ TEST(FusedKernel, LosesWhenPerMessageOverheadDominates) {
   // overhead holding a CU, which the bulk all-to-all pays once per step.
   const hw::NodeSpec spec = hw::load_hardware("mi300x");
   ProgramSimulator sim(spec);
-  const wl::Program p = load_one(R"(program:
+  const wl::Program p = load_fused_program(R"(program:
   name: tiny
   streams: [{name: s}]
   kernels:
@@ -136,7 +138,7 @@ TEST(FusedKernel, LosesWhenPerMessageOverheadDominates) {
 TEST(FuseTransform, ParsesComposesAndRewiresDependencies) {
   const hw::NodeSpec spec = hw::load_hardware("mi300x");
   const TransformRegistry& reg = builtin_registry();
-  const wl::Program p = load_one(R"(program:
+  const wl::Program p = load_fused_program(R"(program:
   name: layer
   streams: [{name: compute}, {name: comm}]
   kernels:
@@ -170,7 +172,7 @@ TEST(FuseTransform, ParsesComposesAndRewiresDependencies) {
   ProgramSimulator sim(spec);
   EXPECT_GT(sim.simulate(composed).step_us, 0);
   // The fused kernel goes through the program file and back unchanged.
-  const wl::Program again = load_one(wl::programs_to_yaml({out}));
+  const wl::Program again = load_fused_program(wl::programs_to_yaml({out}));
   EXPECT_EQ(wl::programs_to_yaml({again}), wl::programs_to_yaml({out}));
 }
 
@@ -178,7 +180,7 @@ TEST(FuseTransform, ProducerKindSelectsWhichPairsFuse) {
   const hw::NodeSpec spec = hw::load_hardware("mi300x");
   const TransformRegistry& reg = builtin_registry();
   // A lookup feeding a forward all-to-all and a GEMM feeding a backward one, as in a DLRM step.
-  const wl::Program p = load_one(R"(program:
+  const wl::Program p = load_fused_program(R"(program:
   name: two_pairs
   streams: [{name: emb}, {name: top}, {name: a2a}]
   kernels:
@@ -198,7 +200,7 @@ TEST(FuseTransform, ProducerKindSelectsWhichPairsFuse) {
   EXPECT_EQ(fused_names(reg.apply("fuse_memory", p, spec)), std::vector<std::string>{"lookup+a2a_fwd"});
   EXPECT_EQ(fused_names(reg.apply("fuse_gemm", p, spec)), std::vector<std::string>{"dgrad+a2a_bwd"});
   // Only a GEMM feeds this program's collective: fuse_memory has nothing to fuse, and says so by name.
-  const wl::Program gemm_only = load_one(R"(program:
+  const wl::Program gemm_only = load_fused_program(R"(program:
   name: gemm_rs
   streams: [{name: compute}, {name: comm}]
   kernels:
@@ -220,7 +222,7 @@ TEST(FuseTransform, NothingToFuseIsAnErrorNamingThePolicyAndProgram) {
   const hw::NodeSpec spec = hw::load_hardware("mi300x");
   const TransformRegistry& reg = builtin_registry();
   // The C3 pair: the collective does not consume the GEMM.
-  const wl::Program p = load_one(R"(program:
+  const wl::Program p = load_fused_program(R"(program:
   name: independent_pair
   streams: [{name: a}, {name: b}]
   kernels:
@@ -244,7 +246,7 @@ TEST(FuseTransform, NothingToFuseIsAnErrorNamingThePolicyAndProgram) {
 TEST(FusedKernel, TraceShowsSendsStreamingOutDuringTheKernel) {
   const hw::NodeSpec spec = hw::load_hardware("mi300x");
   ProgramSimulator sim(spec);
-  const wl::Program fused = builtin_registry().apply("fuse", load_one(kGemmRs), spec);
+  const wl::Program fused = builtin_registry().apply("fuse", load_fused_program(kGemmRs), spec);
   engine::TraceRecorder trace;
   ProgramKnobs knobs;
   knobs.trace = &trace;
@@ -282,7 +284,7 @@ TEST(FusedKernel, HardwareFieldsTakeUnitsAndRejectOutOfRange) {
 TEST(FusedKernel, ProgramFileErrorsNameTheKey) {
   // A fused kernel needs its collective and exactly one producer body.
   try {
-    (void)load_one(R"(program:
+    (void)load_fused_program(R"(program:
   name: bad
   streams: [{name: s}]
   kernels:
@@ -292,7 +294,7 @@ TEST(FusedKernel, ProgramFileErrorsNameTheKey) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("fused"), std::string::npos) << e.what();
   }
-  EXPECT_THROW((void)load_one(R"(program:
+  EXPECT_THROW((void)load_fused_program(R"(program:
   name: bad
   streams: [{name: s}]
   kernels:
@@ -307,7 +309,7 @@ TEST(FusedKernel, ProgramFileErrorsNameTheKey) {
 
 TEST(FusedKernel, Deterministic) {
   const hw::NodeSpec spec = hw::load_hardware("h200-sxm");
-  const wl::Program fused = builtin_registry().apply("fuse", load_one(kGemmRs), spec);
+  const wl::Program fused = builtin_registry().apply("fuse", load_fused_program(kGemmRs), spec);
   ProgramSimulator a(spec);
   ProgramSimulator b(spec);
   const ProgramRun ra = a.simulate(fused);

@@ -11,7 +11,7 @@
 namespace c3sim::models {
 namespace {
 
-constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+constexpr std::int64_t kPaperMiB = std::int64_t{1} << 20;
 
 PolicySummary summary(double percent, double speedup = 1.0) {
   PolicySummary s;
@@ -49,13 +49,13 @@ PaperReport distinct_report() {
   high.ideal = 1.9;
   r.fig7 = {high, low};
   r.mean_ideal = 1.55;
-  r.fig9 = {{wl::CollectiveOp::all_gather, 1 * kMiB, 10, 30},      // 3.0
-            {wl::CollectiveOp::all_to_all, 16 * kMiB, 10, 35},     // 3.5: the largest below 32 MiB
-            {wl::CollectiveOp::all_to_all, 64 * kMiB, 10, 80},     // 8.0, but not below 32 MiB
-            {wl::CollectiveOp::all_gather, 128 * kMiB, 100, 105},  // 1.05: all-gather from 128 MiB
-            {wl::CollectiveOp::all_to_all, 128 * kMiB, 100, 200}};
-  r.fig5_coll = {{wl::CollectiveOp::all_gather, 512 * kMiB, 48, {}},
-                 {wl::CollectiveOp::all_to_all, 512 * kMiB, 40, {}}};
+  r.fig9 = {{wl::CollectiveOp::all_gather, 1 * kPaperMiB, 10, 30},      // 3.0
+            {wl::CollectiveOp::all_to_all, 16 * kPaperMiB, 10, 35},     // 3.5: the largest below 32 MiB
+            {wl::CollectiveOp::all_to_all, 64 * kPaperMiB, 10, 80},     // 8.0, but not below 32 MiB
+            {wl::CollectiveOp::all_gather, 128 * kPaperMiB, 100, 105},  // 1.05: all-gather from 128 MiB
+            {wl::CollectiveOp::all_to_all, 128 * kPaperMiB, 100, 200}};
+  r.fig5_coll = {{wl::CollectiveOp::all_gather, 512 * kPaperMiB, 48, {}},
+                 {wl::CollectiveOp::all_to_all, 512 * kPaperMiB, 40, {}}};
   r.fig6 = {{"cb1", 5, 0}, {"ag_512M", 80, 0}, {"a2a_512M", 100, 0}, {"ag_4G", 90, 0}, {"a2a_4G", 100, 0}};
   r.heuristics.resize(30);
   r.rp_heuristic_correct = 21;

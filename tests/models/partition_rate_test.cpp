@@ -22,7 +22,7 @@
 namespace c3sim::models {
 namespace {
 
-constexpr std::int64_t kMiB = 1 << 20;
+constexpr std::int64_t kRateMiB = 1 << 20;
 
 hw::NodeSpec two_gpu_h200() {
   hw::NodeSpec s = hw::load_hardware("h200-sxm");
@@ -45,14 +45,15 @@ TEST(PartitionRate, ScalesACollectiveOnItsOwnPartitionAndNothingElse) {
   faster.model.collective.partition_rate[wl::CollectiveOp::reduce_scatter] = 1.05;
   const auto rs = wl::CollectiveOp::reduce_scatter;
   // Unmasked: the field does not apply.
-  EXPECT_DOUBLE_EQ(iso_us(faster, rs, 512 * kMiB, std::nullopt), iso_us(base, rs, 512 * kMiB, std::nullopt));
+  EXPECT_DOUBLE_EQ(iso_us(faster, rs, 512 * kRateMiB, std::nullopt),
+                   iso_us(base, rs, 512 * kRateMiB, std::nullopt));
   // On 32 CUs of its own: the rate-bound run shortens by about 1 / 1.05 (the fixed start does not).
-  const double ratio = iso_us(faster, rs, 512 * kMiB, 32) / iso_us(base, rs, 512 * kMiB, 32);
+  const double ratio = iso_us(faster, rs, 512 * kRateMiB, 32) / iso_us(base, rs, 512 * kRateMiB, 32);
   EXPECT_GT(ratio, 1 / 1.05 - 1e-6);
   EXPECT_LT(ratio, 0.96);
   // Another op keeps its rate.
   const auto ag = wl::CollectiveOp::all_gather;
-  EXPECT_DOUBLE_EQ(iso_us(faster, ag, 512 * kMiB, 32), iso_us(base, ag, 512 * kMiB, 32));
+  EXPECT_DOUBLE_EQ(iso_us(faster, ag, 512 * kRateMiB, 32), iso_us(base, ag, 512 * kRateMiB, 32));
 }
 
 // In C3 runs: rp:32 runs the collective on a 32-SM green context (the program simulator's stream
@@ -67,7 +68,7 @@ TEST(PartitionRate, AppliesToTheRpPoliciesCollectiveOnly) {
   sc.gpus = 2;
   sc.gemm = wl::Gemm{"sq2048", 2048, 2048, 2048, hw::Dtype::bf16, ""};
   sc.collective.op = wl::CollectiveOp::reduce_scatter;
-  sc.collective.bytes = 512 * kMiB;
+  sc.collective.bytes = 512 * kRateMiB;
   for (bool attribution : {false, true}) {
     SimOptions o;
     o.attribution = attribution;
@@ -112,19 +113,22 @@ TEST(PartitionRate, CalibrateRecoversEachOpsRateFromPartitionedAndUnpartitionedP
   const auto ag = wl::CollectiveOp::all_gather;
   std::vector<wl::Record> records;
   for (auto op : {rs, ar, ag}) {
-    const std::pair<std::int64_t, double> sizes[] = {
-        {16 * kMiB, 0.95}, {64 * kMiB, 0.97}, {256 * kMiB, 1.0}, {512 * kMiB, 1.08}, {2048 * kMiB, 1.06}};
+    const std::pair<std::int64_t, double> sizes[] = {{16 * kRateMiB, 0.95},
+                                                     {64 * kRateMiB, 0.97},
+                                                     {256 * kRateMiB, 1.0},
+                                                     {512 * kRateMiB, 1.08},
+                                                     {2048 * kRateMiB, 1.06}};
     for (const auto& [bytes, size_error] : sizes) {
       records.emplace_back(record(op, bytes, size_error * iso_us(truth, op, bytes, std::nullopt), false));
-      if (op != ag && bytes >= 512 * kMiB) {
+      if (op != ag && bytes >= 512 * kRateMiB) {
         records.emplace_back(record(op, bytes, size_error * iso_us(truth, op, bytes, 32), true));
       }
     }
   }
   // Without its twin a partitioned record cannot say what the partition does: counted, not used.
-  records.emplace_back(record(rs, 128 * kMiB, 450, true));
+  records.emplace_back(record(rs, 128 * kRateMiB, 450, true));
   // Nor can a "partition" as large as the GPU.
-  wl::IsoCollRecord whole = record(rs, 512 * kMiB, 2000, true);
+  wl::IsoCollRecord whole = record(rs, 512 * kRateMiB, 2000, true);
   whole.extra["group_units"] = base.compute.total_cus();
   records.emplace_back(whole);
   const CalibrationResult r = calibrate(base, {{"pairs.jsonl", records}});

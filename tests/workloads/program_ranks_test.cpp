@@ -29,9 +29,9 @@ constexpr const char* kMoe = R"(program:
 constexpr int kNodeGpus = 8;
 constexpr int kNodeCus = 304;
 
-Program load(const std::string& text) { return load_programs_string(text, "r.yaml").at(0); }
+Program load_ranked_program(const std::string& text) { return load_programs_string(text, "r.yaml").at(0); }
 
-std::string edit(const std::string& from, const std::string& to) {
+std::string edit_ranked_yaml(const std::string& from, const std::string& to) {
   std::string t = kMoe;
   const auto at = t.find(from);
   EXPECT_NE(at, std::string::npos) << from;
@@ -40,7 +40,7 @@ std::string edit(const std::string& from, const std::string& to) {
 
 InputError fit_error(const std::string& text) {
   try {
-    check_program_fits(load(text), kNodeGpus, kNodeCus);
+    check_program_fits(load_ranked_program(text), kNodeGpus, kNodeCus);
   } catch (const InputError& e) {
     return e;
   }
@@ -49,7 +49,7 @@ InputError fit_error(const std::string& text) {
 }
 
 TEST(ProgramRanks, EachRankRunsItsScaledKernels) {
-  const Program p = load(kMoe);
+  const Program p = load_ranked_program(kMoe);
   check_program_fits(p, kNodeGpus, kNodeCus);
   EXPECT_TRUE(p.asymmetric());
   // Rank 1: factor 1.5 on n (16384 -> 24576), the memory bytes (1 GiB -> 1.5 GiB) and the measured
@@ -68,23 +68,23 @@ TEST(ProgramRanks, EachRankRunsItsScaledKernels) {
 }
 
 TEST(ProgramRanks, RoundTripsThroughYaml) {
-  const Program a = load(kMoe);
+  const Program a = load_ranked_program(kMoe);
   const std::string text = programs_to_yaml({a});
   EXPECT_EQ(programs_to_yaml(load_programs_string(text, "again.yaml")), text);
   EXPECT_NE(text.find("rank_overrides"), std::string::npos);
-  const Program b = load(edit("  imbalance:", "  all_gpus: true\n  imbalance:"));
+  const Program b = load_ranked_program(edit_ranked_yaml("  imbalance:", "  all_gpus: true\n  imbalance:"));
   EXPECT_TRUE(load_programs_string(programs_to_yaml({b}), "b.yaml").at(0).all_gpus);
 }
 
 TEST(ProgramRanks, BadRankDifferencesNameTheKey) {
-  EXPECT_EQ(fit_error(edit("rank: 3,", "rank: 4,")).key(), "moe.rank_overrides[0].rank");
-  EXPECT_EQ(fit_error(edit("factors: [1, 1.5, 0.5, 1]", "factors: [1, 1.5]")).key(),
+  EXPECT_EQ(fit_error(edit_ranked_yaml("rank: 3,", "rank: 4,")).key(), "moe.rank_overrides[0].rank");
+  EXPECT_EQ(fit_error(edit_ranked_yaml("factors: [1, 1.5, 0.5, 1]", "factors: [1, 1.5]")).key(),
             "moe.imbalance[0].factors");
-  EXPECT_EQ(fit_error(edit("kernels: [up, act, opt]", "kernels: [up, dispatch]")).key(),
+  EXPECT_EQ(fit_error(edit_ranked_yaml("kernels: [up, act, opt]", "kernels: [up, dispatch]")).key(),
             "moe.imbalance[0].kernels");
-  EXPECT_EQ(fit_error(edit("kernel: up, k: 2048", "kernel: nope, k: 2048")).key(),
+  EXPECT_EQ(fit_error(edit_ranked_yaml("kernel: up, k: 2048", "kernel: nope, k: 2048")).key(),
             "moe.rank_overrides[0].kernel");
-  EXPECT_EQ(fit_error(edit("kernel: up, k: 2048", "kernel: act, k: 2048")).key(),
+  EXPECT_EQ(fit_error(edit_ranked_yaml("kernel: up, k: 2048", "kernel: act, k: 2048")).key(),
             "moe.rank_overrides[0].kernel");
   // Parse-time errors.
   for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
@@ -92,7 +92,7 @@ TEST(ProgramRanks, BadRankDifferencesNameTheKey) {
            {"factors: [1, 1.5, 0.5, 1]", "factors: [1, 0, 1, 1]"},
            {"kernel: up, k: 2048", "kernel: up"},
            {"k: 2048}", "k: 2048, extra: 1}"}}) {
-    EXPECT_THROW((void)load(edit(from, to)), InputError) << to;
+    EXPECT_THROW((void)load_ranked_program(edit_ranked_yaml(from, to)), InputError) << to;
   }
 }
 
@@ -102,25 +102,26 @@ TEST(ProgramRanks, RankSizesKeepTheFileBounds) {
   // The error points at the imbalance or override entry that set the size (line 14 holds the
   // imbalance, line 16 the override) and its message names the kernel field and rank it broke.
   // Rank 1's factor 1e300 on n: clamped before rounding (no overflow), then over 2^24 per side.
-  InputError e = fit_error(edit("factors: [1, 1.5, 0.5, 1]", "factors: [1, 1e300, 0.5, 1]"));
+  InputError e = fit_error(edit_ranked_yaml("factors: [1, 1.5, 0.5, 1]", "factors: [1, 1e300, 0.5, 1]"));
   EXPECT_EQ(e.key(), "moe.imbalance[0].factors[1]");
   EXPECT_EQ(e.where().line, 14);
   EXPECT_NE(e.problem().find("moe.kernels.up.gemm[rank 1].n"), std::string::npos) << e.problem();
   // 28672 x 16777216 = 4.8e11 output elements > 2^36 = 6.9e10, each side within 2^24.
-  e = fit_error(edit("kernel: up, k: 2048", "kernel: up, n: 16777216"));
+  e = fit_error(edit_ranked_yaml("kernel: up, k: 2048", "kernel: up, n: 16777216"));
   EXPECT_EQ(e.key(), "moe.rank_overrides[0]");
   EXPECT_EQ(e.where().line, 16);
   EXPECT_NE(e.problem().find("moe.kernels.up.gemm[rank 3].n"), std::string::npos) << e.problem();
   // 1 GiB x 2^21 = 2^51 bytes > 1 PiB = 2^50; the GEMM (listed first) breaks first.
-  e = fit_error(edit("factors: [1, 1.5, 0.5, 1]", "factors: [1, 2097152, 0.5, 1]"));
+  e = fit_error(edit_ranked_yaml("factors: [1, 1.5, 0.5, 1]", "factors: [1, 2097152, 0.5, 1]"));
   EXPECT_EQ(e.key(), "moe.imbalance[0].factors[1]");
   EXPECT_NE(e.problem().find("moe.kernels.up.gemm[rank 1].n"), std::string::npos) << e.problem();
-  e = fit_error(edit("kernels: [up, act, opt], dim: n, factors: [1, 1.5, 0.5, 1]",
-                     "kernels: [act], dim: n, factors: [1, 2097152, 0.5, 1]"));
+  e = fit_error(edit_ranked_yaml("kernels: [up, act, opt], dim: n, factors: [1, 1.5, 0.5, 1]",
+                                 "kernels: [act], dim: n, factors: [1, 2097152, 0.5, 1]"));
   EXPECT_EQ(e.key(), "moe.imbalance[0].factors[1]");
   EXPECT_NE(e.problem().find("moe.kernels.act.memory[rank 1].bytes"), std::string::npos) << e.problem();
   // The base shape too: a program GEMM over 2^36 output elements is refused at parse time.
-  EXPECT_THROW((void)load(edit("m: 28672, n: 16384", "m: 16777216, n: 16384")), InputError);
+  EXPECT_THROW((void)load_ranked_program(edit_ranked_yaml("m: 28672, n: 16384", "m: 16777216, n: 16384")),
+               InputError);
 }
 
 TEST(ProgramRanks, GeneratorImbalanceRepeatsOverRanks) {

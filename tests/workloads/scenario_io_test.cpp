@@ -25,12 +25,14 @@ constexpr const char* kCustom = R"(scenarios:
       bytes: 3.25 GiB
 )";
 
-std::vector<Scenario> load(const std::string& text) { return load_scenarios_string(text, "test.yaml"); }
+std::vector<Scenario> load_scenarios_text(const std::string& text) {
+  return load_scenarios_string(text, "test.yaml");
+}
 
 // Loads `text`, expects an InputError and returns it for inspection.
-InputError load_error(const std::string& text) {
+InputError scenario_load_error(const std::string& text) {
   try {
-    (void)load(text);
+    (void)load_scenarios_text(text);
   } catch (const InputError& e) {
     return e;
   }
@@ -39,14 +41,14 @@ InputError load_error(const std::string& text) {
 }
 
 void expect_error(const std::string& text, const std::string& key, int line) {
-  const InputError e = load_error(text);
+  const InputError e = scenario_load_error(text);
   EXPECT_EQ(e.key(), key) << e.what();
   EXPECT_EQ(e.where().line, line) << e.what();
   EXPECT_EQ(e.where().file, "test.yaml") << e.what();
 }
 
 TEST(ScenarioIo, LoadsExplicitScenarios) {
-  const auto s = load(kCustom);
+  const auto s = load_scenarios_text(kCustom);
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[0].name, "my_case");
   EXPECT_EQ(s[0].tag, "mine");
@@ -75,7 +77,7 @@ TEST(ScenarioIo, LoadsExplicitScenarios) {
 }
 
 TEST(ScenarioIo, SingleScenarioDocumentAndPlainByteCounts) {
-  const auto s = load(
+  const auto s = load_scenarios_text(
       "name: one\ngemm: {m: 128, n: 256, k: 64, dtype: fp8}\n"
       "collective: {op: all_reduce, bytes: 4096, impl: dma}\n");
   ASSERT_EQ(s.size(), 1u);
@@ -85,7 +87,7 @@ TEST(ScenarioIo, SingleScenarioDocumentAndPlainByteCounts) {
 }
 
 TEST(ScenarioIo, CatalogReferences) {
-  auto s = load(
+  auto s = load_scenarios_text(
       "scenarios:\n  - catalog: mb1_896M_ag\n    policies: [base, \"rp:64\"]\n"
       "  - catalog: cb5_1.63G\n");
   ASSERT_EQ(s.size(), 3u);
@@ -97,7 +99,7 @@ TEST(ScenarioIo, CatalogReferences) {
   EXPECT_EQ(s[2].name, "cb5_1.63G_a2a");
   EXPECT_EQ(s[2].collective.bytes, 16384LL * 53248 * 2);
 
-  s = load("catalog: all\n");
+  s = load_scenarios_text("catalog: all\n");
   ASSERT_EQ(s.size(), 30u);
   EXPECT_EQ(s[29].name, paper_scenarios()[29].name);
 }
@@ -122,7 +124,7 @@ void expect_same(const Scenario& a, const Scenario& b) {
 }
 
 TEST(ScenarioIo, RoundTripsThroughYaml) {
-  std::vector<Scenario> original = load(kCustom);
+  std::vector<Scenario> original = load_scenarios_text(kCustom);
   for (const Scenario& s : paper_scenarios()) original.push_back(s);
   Scenario odd;  // strings YAML would otherwise read as other types, odd sizes
   odd.name = "yes";
@@ -136,7 +138,7 @@ TEST(ScenarioIo, RoundTripsThroughYaml) {
   original.push_back(odd);
 
   const std::string text = to_yaml(original);
-  const std::vector<Scenario> back = load(text);
+  const std::vector<Scenario> back = load_scenarios_text(text);
   ASSERT_EQ(back.size(), original.size());
   for (std::size_t i = 0; i < back.size(); ++i) expect_same(back[i], original[i]);
   EXPECT_EQ(to_yaml(back), text);  // and the text itself is stable
@@ -207,9 +209,9 @@ TEST(ScenarioIo, BytesMustSplitIntoWholeElementShards) {
   // 8 GPUs x 2 B (bf16) = 16: 1000 is not a multiple.
   expect_error(base + "gpus: 8\ncollective: {op: ag, bytes: 1000}\n", "collective.bytes", 4);
   // Without gpus only the element size is checked here (the node's count later).
-  EXPECT_NO_THROW(load(base + "collective: {op: ag, bytes: 1000}\n"));
+  EXPECT_NO_THROW(load_scenarios_text(base + "collective: {op: ag, bytes: 1000}\n"));
   expect_error(base + "collective: {op: ag, bytes: 1001}\n", "collective.bytes", 3);
-  const auto s = load(base + "collective: {op: ag, bytes: 1000}\n");
+  const auto s = load_scenarios_text(base + "collective: {op: ag, bytes: 1000}\n");
   try {
     check_scenario_fits(s[0], 8);
     ADD_FAILURE();
@@ -218,7 +220,7 @@ TEST(ScenarioIo, BytesMustSplitIntoWholeElementShards) {
     EXPECT_EQ(e.where().line, 1);
   }
   EXPECT_NO_THROW(check_scenario_fits(s[0], 4));  // 1000 = 4 x 2 x 125
-  const auto eight = load(base + "gpus: 8\ncollective: {op: ag, bytes: 1 MiB}\n");
+  const auto eight = load_scenarios_text(base + "gpus: 8\ncollective: {op: ag, bytes: 1 MiB}\n");
   EXPECT_THROW(check_scenario_fits(eight[0], 4), InputError);  // asks for more GPUs than exist
   EXPECT_NO_THROW(check_scenario_fits(eight[0], 8));
   EXPECT_THROW(check_scenario_fits(eight[0], 0), ModelError);

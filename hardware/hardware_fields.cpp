@@ -79,6 +79,7 @@ bool has_partition_engines(const NodeSpec& s) { return s.model.dma.partition_eng
 bool has_channel_share(const NodeSpec& s) { return s.model.memory.collective_channel_share != 0; }
 bool has_hbm_queueing(const NodeSpec& s) { return s.model.memory.hbm_queueing; }
 bool has_stream_bw(const NodeSpec& s) { return s.model.memory.workgroup_stream_bw != 0; }
+bool has_gather(const NodeSpec& s) { return s.model.memory.gather_latency != 0; }
 bool has_power(const NodeSpec& s) { return s.model.power.limit != 0; }
 bool has_message_overhead(const NodeSpec& s) { return s.model.fused.message_overhead >= 0; }
 bool has_occupancy_ratio(const NodeSpec& s) { return s.model.fused.occupancy_ratio != 1; }
@@ -261,6 +262,9 @@ constexpr FieldLine kLines[] = {
   {"model.memory.collective_channel_share", D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::memory, &MemoryModel::collective_channel_share>, has_channel_share},
   {"model.memory.hbm_queueing",         D::dimensionless, C::none,         kOpt, at<&S::model, &M::memory, &MemoryModel::hbm_queueing>, has_hbm_queueing},
   {"model.memory.workgroup_stream_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::memory, &MemoryModel::workgroup_stream_bw>, has_stream_bw},
+  {"model.memory.gather_latency", D::time, C::non_negative, kOpt, at<&S::model, &M::memory, &MemoryModel::gather_latency>, has_gather},
+  {"model.memory.gather_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::memory, &MemoryModel::gather_bw>, has_gather},
+  {"model.memory.gather_startup_latency", D::time, C::non_negative, kOpt, at<&S::model, &M::memory, &MemoryModel::gather_startup_latency>, has_gather},
 
   {"model.collective.workgroup_copy_bandwidth",      D::bandwidth,     C::positive,     kReq, at<&S::model, &M::collective, &CollectiveModel::workgroup_copy_bw>, nullptr},
   {"model.collective.workgroup_local_copy_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::workgroup_local_copy_bw>, has_local_copy},

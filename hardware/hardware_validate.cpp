@@ -120,10 +120,22 @@ void check_cluster(const NodeSpec& spec, const HardwareSourceMap& sources) {
   }
 }
 
+// The gather fields come as a set: a latency without a bandwidth (or the other way round) would
+// give a gather half a model.
+void check_gather(const NodeSpec& spec, const HardwareSourceMap& sources) {
+  const MemoryModel& m = spec.model.memory;
+  if (m.gather_latency == 0 && (m.gather_bw != 0 || m.gather_startup_latency != 0))
+    fail(sources, "model.memory.gather_latency", "required key is missing (other gather keys are set)");
+  if (m.gather_latency != 0 && m.gather_bw == 0)
+    fail(sources, "model.memory.gather_bandwidth",
+         "required key is missing (model.memory.gather_latency is set)");
+}
+
 }  // namespace
 
 void validate(const NodeSpec& spec, const HardwareSourceMap& sources) {
   check_cluster(spec, sources);
+  check_gather(spec, sources);
   for (const FieldDef& f : hardware_fields()) check_field(f, spec, sources.at(std::string(f.key)));
   check_cu_budget(spec, sources);
   check_llc(spec, sources);

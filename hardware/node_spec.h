@@ -161,6 +161,14 @@ struct MemoryModel {
   bool hbm_queueing = false;            // hbm_queueing: requests that miss the LLC also queue behind
                                         //   other kernels' HBM traffic (models/node/queueing_utilization.h;
                                         //   false or absent = queueing at the LLC only)
+  // A gather (a `memory` kernel with `gather:`, an embedding lookup): random rows, each thread's
+  // row loads behind its dependent index load. The three come as a set; absent (0) = a gather
+  // streams as any memory kernel.
+  double gather_latency = 0;          // gather_latency: loaded round trip of a random row read, s
+  double gather_bw = 0;               // gather_bandwidth: HBM bandwidth of random-row reads plus the
+                                      //   pooled rows' writes, bytes/s
+  double gather_startup_latency = 0;  // gather_startup_latency: a gather's fixed cost beyond its
+                                      //   launch, once per kernel, s
 };
 
 // model.collective: CU-based (RCCL/NCCL-like) collectives.

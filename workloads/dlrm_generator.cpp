@@ -24,6 +24,9 @@ constexpr std::int64_t kMaxLayers = 64;
 constexpr std::int64_t kBagsPerBlock = 16;
 // The grid's limit here (an int workgroup count).
 constexpr std::int64_t kMaxLookupWorkgroups = std::int64_t{1} << 30;
+// Resident threads per SM of the one embedding lookup measured (c3bench's fused_a2a lookup on H200:
+// 4 blocks of 256 threads, hardware/measurements/fused_2gpu); FBGEMM's own occupancy is not measured.
+constexpr int kLookupThreadsPerCu = 1024;
 
 [[noreturn]] void option_error(const SourceLocation& where, const std::string& option,
                                const std::string& why) {
@@ -355,6 +358,14 @@ Program dlrm_step_program(const DlrmConfig& c) {
   // fused kernel sends by: each block's pooled rows leave when it ends.
   pb.program().kernels.back().memory.workgroups = static_cast<int>(std::min<std::int64_t>(
       (c.batch_per_gpu * c.tables() + kBagsPerBlock - 1) / kBagsPerBlock, kMaxLookupWorkgroups));
+  // A gather of the tables' mean pooling factor of rows per pooled row (memory_kernel.h).
+  std::int64_t rows = 0;
+  for (const std::int64_t p : c.pooling) rows += p;
+  const auto tables = static_cast<std::int64_t>(c.pooling.size());
+  GatherAccess gather;
+  gather.rows_per_item = static_cast<int>(std::max<std::int64_t>(1, (rows + tables / 2) / tables));
+  gather.threads_per_cu = kLookupThreadsPerCu;
+  pb.program().kernels.back().memory.gather = gather;
   std::int64_t in = c.dense_features;
   for (std::size_t i = 0; i < c.bottom_mlp.size(); ++i) {
     const std::string n = fmt::format("bottom_fc{}", i);

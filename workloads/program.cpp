@@ -262,6 +262,12 @@ void validate_program(const Program& p) {
         *k.memory.workgroups <= 0) {
       throw InputError(k.location, key_of(p, k, "memory.workgroups"), "must be positive");
     }
+    if ((k.kind == KernelKind::memory || k.kind == KernelKind::fused) && k.memory.gather &&
+        (k.memory.gather->rows_per_item <= 0 || k.memory.gather->threads_per_cu <= 0 ||
+         k.memory.gather->fused_threads_per_cu.value_or(1) <= 0)) {
+      throw InputError(k.location, key_of(p, k, "memory.gather"),
+                       "rows_per_item, threads_per_cu and fused_threads_per_cu must be positive");
+    }
     if (k.kind == KernelKind::measured && k.measured.workgroups && *k.measured.workgroups <= 0) {
       throw InputError(k.location, key_of(p, k, "measured.workgroups"), "must be positive");
     }

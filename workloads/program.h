@@ -34,10 +34,23 @@ inline constexpr KernelKind kKernelKinds[] = {KernelKind::gemm,     KernelKind::
                                               KernelKind::measured, KernelKind::fused};
 const char* to_string(KernelKind k);  // "gemm", "collective", "memory", "dma_copy", "measured", "fused"
 
-// A memory-bound kernel on the CUs (elementwise op, copy, norm): `bytes` read plus written.
+// How a memory kernel reads: a gather (an embedding lookup) reads `rows_per_item` rows at random
+// per item and writes one row, each thread one 16-byte vector of an item: its index load, then its
+// rows, two dependent round trips (models/kernels/memory_kernel.h).
+struct GatherAccess {
+  int rows_per_item = 1;   // rows read (and summed) per row written: an embedding bag's pooling
+  int threads_per_cu = 0;  // the kernel's resident threads per CU (its occupancy: blocks x threads)
+  // The same kernel fused with its collective's sends (FusedKernel): its own resident threads per
+  // CU, as measured for that variant (its registers differ); nullopt = threads_per_cu.
+  std::optional<int> fused_threads_per_cu;
+};
+
+// A memory-bound kernel on the CUs (elementwise op, copy, norm, embedding lookup): `bytes` read
+// plus written, streamed, or gathered where `gather` says so.
 struct MemoryKernel {
   std::int64_t bytes = 0;
   std::optional<int> workgroups;  // grid; nullopt = one per CU (a grid-stride loop)
+  std::optional<GatherAccess> gather;
 };
 
 // One copy on a copy engine, local (device to device) or to a peer GPU.

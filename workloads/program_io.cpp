@@ -20,6 +20,8 @@ namespace {
 constexpr std::int64_t kMaxGpus = 1 << 12;
 constexpr std::int64_t kMaxWorkgroups = 1 << 20;
 constexpr std::int64_t kMaxCus = 1 << 16;
+constexpr std::int64_t kMaxGatherRows = 1 << 16;    // rows pooled per item
+constexpr std::int64_t kMaxThreadsPerCu = 1 << 12;  // 2048 on Hopper and CDNA3
 
 // yaml-cpp keeps the first of two equal keys and drops the other silently; a program file with
 // two `after:` keys would then run something other than what its author reads.
@@ -79,6 +81,27 @@ std::vector<std::string> string_list(StrictMap& m, const std::string& key,
   return out;
 }
 
+// A kernel's `memory:` body: bytes, grid, and how it reads (`gather:`, GatherAccess).
+MemoryKernel parse_memory(StrictMap m) {
+  MemoryKernel out;
+  out.bytes = parse_bytes(m, "bytes");
+  if (m.has("workgroups"))
+    out.workgroups = static_cast<int>(positive_integer(m, "workgroups", kMaxWorkgroups));
+  if (m.has("gather")) {
+    StrictMap g = m.map("gather");
+    GatherAccess a;
+    a.rows_per_item = static_cast<int>(positive_integer(g, "rows_per_item", kMaxGatherRows));
+    a.threads_per_cu = static_cast<int>(positive_integer(g, "threads_per_cu", kMaxThreadsPerCu));
+    if (g.has("fused_threads_per_cu"))
+      a.fused_threads_per_cu =
+          static_cast<int>(positive_integer(g, "fused_threads_per_cu", kMaxThreadsPerCu));
+    g.finish();
+    out.gather = a;
+  }
+  m.finish();
+  return out;
+}
+
 ProgramKernel parse_kernel(StrictMap k) {
   ProgramKernel out;
   out.location = k.location();
@@ -101,11 +124,7 @@ ProgramKernel parse_kernel(StrictMap k) {
     if (gemm) {
       out.gemm = gemm_field(k, nullptr);
     } else {
-      StrictMap m = k.map("memory");
-      out.memory.bytes = parse_bytes(m, "bytes");
-      if (m.has("workgroups"))
-        out.memory.workgroups = static_cast<int>(positive_integer(m, "workgroups", kMaxWorkgroups));
-      m.finish();
+      out.memory = parse_memory(k.map("memory"));
     }
     out.collective = parse_collective(k.map("collective"));
   } else if (bodies != 1) {
@@ -118,11 +137,7 @@ ProgramKernel parse_kernel(StrictMap k) {
     out.collective = parse_collective(k.map("collective"));
   } else if (k.has("memory")) {
     out.kind = KernelKind::memory;
-    StrictMap m = k.map("memory");
-    out.memory.bytes = parse_bytes(m, "bytes");
-    if (m.has("workgroups"))
-      out.memory.workgroups = static_cast<int>(positive_integer(m, "workgroups", kMaxWorkgroups));
-    m.finish();
+    out.memory = parse_memory(k.map("memory"));
   } else if (k.has("measured")) {
     out.kind = KernelKind::measured;
     StrictMap m = k.map("measured");
@@ -373,6 +388,14 @@ void emit_memory_body(YAML::Emitter& out, const ProgramKernel& k) {
   out << YAML::Key << "memory" << YAML::Value << YAML::Flow << YAML::BeginMap;
   out << YAML::Key << "bytes" << YAML::Value << byte_count_text(k.memory.bytes);
   if (k.memory.workgroups) out << YAML::Key << "workgroups" << YAML::Value << *k.memory.workgroups;
+  if (k.memory.gather) {
+    out << YAML::Key << "gather" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "rows_per_item" << YAML::Value << k.memory.gather->rows_per_item;
+    out << YAML::Key << "threads_per_cu" << YAML::Value << k.memory.gather->threads_per_cu;
+    if (k.memory.gather->fused_threads_per_cu)
+      out << YAML::Key << "fused_threads_per_cu" << YAML::Value << *k.memory.gather->fused_threads_per_cu;
+    out << YAML::EndMap;
+  }
   out << YAML::EndMap;
 }
 

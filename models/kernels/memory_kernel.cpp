@@ -5,6 +5,13 @@
 #include "models/node/queueing_utilization.h"
 
 namespace c3sim::models {
+namespace {
+
+// A thread's widest load (128 bits, on NVIDIA and AMD GPUs alike): a gather's thread sums one such
+// vector of an item's rows.
+constexpr double kVectorBytes = 16.0;
+
+}  // namespace
 
 MemoryKernelModel::MemoryKernelModel(const wl::MemoryKernel& kernel, const hw::NodeSpec& spec,
                                      const NodeResources& res, const InterferenceState& state)
@@ -17,7 +24,22 @@ MemoryKernelModel::MemoryKernelModel(const wl::MemoryKernel& kernel, const hw::N
                                                          : 2.0 * spec.model.collective.workgroup_copy_bw),
       stall_fraction_(spec.model.collective.memory_stall_fraction),
       hbm_latency_ratio_(spec.model.gemm.hbm_miss_latency_ratio),
-      hbm_queueing_(spec.model.memory.hbm_queueing && spec.memory.llc_bytes > 0) {}
+      hbm_queueing_(spec.model.memory.hbm_queueing && spec.memory.llc_bytes > 0) {
+  const hw::MemoryModel& mm = spec.model.memory;
+  if (!kernel.gather || mm.gather_latency <= 0) return;
+  // Little's law over a thread's two dependent round trips per item (memory_kernel.h).
+  const wl::GatherAccess& g = *kernel.gather;
+  const double round_trip_rate = static_cast<double>(g.threads_per_cu) * kVectorBytes *
+                                 static_cast<double>(g.rows_per_item + 1) / (2.0 * mm.gather_latency);
+  wg_rate_ = std::min(wg_rate_, round_trip_rate);
+  hbm_per_byte_ = mm.hbm_bw / mm.gather_bw;
+  startup_ = s_to_ps(mm.gather_startup_latency);
+  first_wave_ = spec.compute.total_cus();
+}
+
+void MemoryKernelModel::store_to_peers(double bytes_sent) {
+  local_share_ = bytes_ > 0 ? std::clamp(1.0 - bytes_sent / bytes_, 0.0, 1.0) : 1.0;
+}
 
 double MemoryKernelModel::load_by_others(std::int32_t kernel) const {
   const double u_llc = state_.memory_load_of_others(kernel);
@@ -39,10 +61,11 @@ engine::CohortWork MemoryKernelModel::cohort_work(const engine::CohortContext& c
   w.work_per_wg = bytes_ / static_cast<double>(workgroups_);  // work unit: one byte read or written
   w.bound_per_wg = wg_rate_ / (1.0 + stall_fraction_ * u);
   w.demands.push_back({m.l2[x], 1.0});
-  w.demands.push_back({m.fabric[x], 1.0});
-  if (m.llc >= 0) w.demands.push_back({m.llc, 1.0});
-  w.demands.push_back({m.hbm, 1.0});
+  w.demands.push_back({m.fabric[x], local_share_});
+  if (m.llc >= 0) w.demands.push_back({m.llc, local_share_});
+  w.demands.push_back({m.hbm, local_share_ * hbm_per_byte_});
   res_.add_power_demand(w.demands);
+  if (ctx.first_wg < first_wave_) w.startup_latency = startup_;
   return w;
 }
 

@@ -382,7 +382,12 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
           owner_kind = engine::KernelKind::gemm;
           holds_cus = gp.holds_cus;
         } else {
-          auto memory = std::make_shared<MemoryKernelModel>(k.memory, spec_, res, state);
+          // The fused variant's own occupancy where its records give one.
+          wl::MemoryKernel fused_memory = k.memory;
+          if (fused_memory.gather && fused_memory.gather->fused_threads_per_cu)
+            fused_memory.gather->threads_per_cu = *fused_memory.gather->fused_threads_per_cu;
+          auto memory = std::make_shared<MemoryKernelModel>(fused_memory, spec_, res, state);
+          memory->store_to_peers(plan.bytes_sent);
           workgroups = memory->workgroups();
           producer = std::move(memory);
         }

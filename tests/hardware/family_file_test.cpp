@@ -39,6 +39,11 @@ const std::set<std::string>& chip_keys() {
       "model.gemm.dtype_efficiency.fp8",
       "model.memory.hbm_bandwidth",
       "model.memory.xcd_fabric_bandwidth",
+      // A gather's HBM round trip, random-row bandwidth and fixed cost: the H200's HBM3e, measured
+      // there only (an H100 without them streams a gather's bytes).
+      "model.memory.gather_latency",
+      "model.memory.gather_bandwidth",
+      "model.memory.gather_startup_latency",
       "model.dma.engine_bandwidth",
   };
   return keys;

@@ -83,6 +83,21 @@ TEST(ProgramIo, RoundTripsThroughYaml) {
   EXPECT_EQ(b[0].kernels[1].after, a[0].kernels[1].after);
 }
 
+// A gather's access pattern survives the round trip; without `gather:` a memory kernel has none.
+TEST(ProgramIo, GatherRoundTrips) {
+  const auto a = load(edit("memory: {bytes: 256 MiB}",
+                           "memory: {bytes: 256 MiB, gather: {rows_per_item: 8, "
+                           "threads_per_cu: 1024}}"));
+  ASSERT_TRUE(a[0].kernels[2].memory.gather.has_value());
+  EXPECT_EQ(a[0].kernels[2].memory.gather->rows_per_item, 8);
+  EXPECT_EQ(a[0].kernels[2].memory.gather->threads_per_cu, 1024);
+  const auto b = load_programs_string(programs_to_yaml(a), "again.yaml");
+  ASSERT_TRUE(b[0].kernels[2].memory.gather.has_value());
+  EXPECT_EQ(b[0].kernels[2].memory.gather->rows_per_item, 8);
+  EXPECT_EQ(b[0].kernels[2].memory.gather->threads_per_cu, 1024);
+  EXPECT_FALSE(load(kTp)[0].kernels[2].memory.gather.has_value());
+}
+
 TEST(ProgramIo, DetectsProgramDocuments) {
   EXPECT_TRUE(is_program_document(load_yaml_string(kTp, "p.yaml")));
   EXPECT_FALSE(is_program_document(load_yaml_string("scenarios: []\n", "s.yaml")));
@@ -144,6 +159,11 @@ TEST(ProgramIo, BadInputNamesFileLineAndKey) {
       {edit("{name: up,", "{name: qkv,"), "tp_block.kernels.qkv.name", "duplicate kernel"},
       {edit("memory: {bytes: 256 MiB}", "memory: {bytes: 256 MiB}, gemm: cb1"), "program.kernels[2].gemm",
        "exactly one"},
+      {edit("memory: {bytes: 256 MiB}",
+            "memory: {bytes: 256 MiB, gather: {rows_per_item: 0, threads_per_cu: 64}}"),
+       "program.kernels[2].memory.gather.rows_per_item", "positive"},
+      {edit("memory: {bytes: 256 MiB}", "memory: {bytes: 256 MiB, gather: {rows_per_item: 2}}"),
+       "program.kernels[2].memory.gather.threads_per_cu", "missing"},
   };
   for (const Case& c : cases) {
     const InputError e = load_error(c.text);

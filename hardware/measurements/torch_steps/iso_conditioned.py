@@ -180,13 +180,16 @@ def gemm_records(step, events, device, args, nvml, warm):
 
 
 def coll_fn(op, in_n, out_n, dt, device, world):
+    """The collective as a call, and its size in elements as c3sim counts it (sim/base/collective_op.h,
+    workloads/torch_trace_import.cpp): all-gather output, reduce-scatter per-GPU OUTPUT, all-reduce
+    buffer, all-to-all input."""
     src = torch.randn(in_n, device=device, dtype=dt)
     if op == "all_gather":
         dst = torch.empty(out_n or in_n * world, device=device, dtype=dt)
         return (lambda: dist.all_gather_into_tensor(dst, src)), dst.numel()
     if op == "reduce_scatter":
         dst = torch.empty(in_n // world, device=device, dtype=dt)
-        return (lambda: dist.reduce_scatter_tensor(dst, src)), in_n
+        return (lambda: dist.reduce_scatter_tensor(dst, src)), dst.numel()
     if op == "all_to_all":
         dst = torch.empty_like(src)
         return (lambda: dist.all_to_all_single(dst, src)), in_n
@@ -373,11 +376,13 @@ def protocol_sweep(device, args, nvml, warm, align):
         for nbytes in SWEEP_BYTES:
             n = nbytes // 2
             in_n = n // world if op == "all_gather" else n
-            fn, _ = coll_fn(op, in_n, n if op == "all_gather" else None, torch.bfloat16, device, world)
+            fn, elems = coll_fn(op, in_n, n if op == "all_gather" else None, torch.bfloat16, device, world)
             dist.barrier()
             choice = nccl_choice(fn, op, rank)
             extra = {"forced": {"NCCL_ALGO": algo, "NCCL_PROTO": proto}, "dtype": "bfloat16"}
             t, c = conditioned(fn, warm.spin, args.idle_ms, args.trials, nvml, align)
+            extra["input_bytes"] = in_n * 2
+            nbytes = elems * 2
             records.append(coll_record(op, nbytes, "conditioned", stats(t), c, choice, extra, world, "protocol_sweep"))
             q = queued(fn, warm.spin, 20, 5, align)
             records.append(coll_record(op, nbytes, "queued", stats(q), None, choice, dict(extra, calls_per_trial=20),

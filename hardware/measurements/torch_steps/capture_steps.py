@@ -540,7 +540,7 @@ TORCH_OF = {"bfloat16": torch.bfloat16, "half": torch.float16, "float": torch.fl
 
 def iso_colls(calls, rank, world, device, step):
     """Each distinct collective of the step alone over all GPUs, bytes as c3sim import counts them
-    (all-gather output, reduce-scatter input, all-reduce buffer, all-to-all input)."""
+    (all-gather output, reduce-scatter per-GPU output, all-reduce buffer, all-to-all input)."""
     out = []
     for (op, cname, in_n, out_n, dtype, group), info in calls:
         dt_key = (dtype or "").lower()
@@ -559,7 +559,7 @@ def iso_colls(calls, rank, world, device, step):
             src = torch.randn(in_n, device=device, dtype=dt)
             dst = torch.empty(in_n // world, device=device, dtype=dt)
             fn = lambda s=src, d=dst: dist.reduce_scatter_tensor(d, s)
-            elems = in_n
+            elems = dst.numel()
         elif op == "all_to_all":
             src = torch.randn(in_n, device=device, dtype=dt)
             dst = torch.empty_like(src)
@@ -589,8 +589,8 @@ def iso_colls(calls, rank, world, device, step):
                                   "protocol": nccl["protocol"] if nccl else None,
                                   "algorithm": nccl["algorithm"] if nccl else None,
                                   "channels": nccl["channels"] if nccl else None,
-                                  "note": "bytes = the whole tensor (all-gather output, reduce-scatter "
-                                          "input, all-reduce buffer, all-to-all input)"}})
+                                  "note": "bytes as c3sim counts them (all-gather output, reduce-scatter "
+                                          "per-GPU output, all-reduce buffer, all-to-all input)"}})
         del src, dst
     return out
 

@@ -1,9 +1,11 @@
 #!/bin/bash
 # Import every captured step and predict it, calibrated on the step's own isolated records
 # (docs/programs.md, "Import a PyTorch profiler trace"), from the repository root:
-#   bash hardware/measurements/torch_steps/predict.sh [path/to/c3sim] [POLICIES] [step|random]
+#   bash hardware/measurements/torch_steps/predict.sh [path/to/c3sim] [POLICIES] [step|random] [TIMING]
 # The third argument picks the isolated GEMM records to calibrate on (select_records.py): measured
-# on the step's own operands (default) or on random normal ones. Each step is predicted twice:
+# on the step's own operands (default) or on random normal ones. A fourth, TIMING, calibrates on
+# STEP/iso_conditioned.jsonl's records of that timing instead (conditioned, conditioned_kernels,
+# conditioned_busy, back_to_back: iso_conditioned.py; random operands). Each step is predicted twice:
 # rank 0's trace alone, and every rank's trace as one program run with --all-gpus (collectives
 # wait for every rank). Prints one CSV line per step, mode and policy: kernels in rank 0's trace,
 # cuda_sync events by kind, the importer's summary, c3sim's step, the trace's own step, the
@@ -12,6 +14,7 @@ set -eu
 c3sim=${1:-build/sim/cli/c3sim}
 policies=${2:-base,sp,dma}
 operands=${3:-step}
+timing=${4:-}
 here=hardware/measurements/torch_steps
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -19,7 +22,11 @@ echo "step,operands,mode,policy,trace_kernels,cuda_sync,imported,predicted_us,tr
 for dir in "$here"/*/; do
   s=$(basename "$dir")
   [ -f "$dir/rank0.json" ] || continue
-  python3 "$here/select_records.py" "$dir/iso_torch.jsonl" "$tmp/$s.iso.jsonl" "$operands"
+  if [ -n "$timing" ]; then
+    python3 "$here/select_records.py" "$dir/iso_conditioned.jsonl" "$tmp/$s.iso.jsonl" random "$timing"
+  else
+    python3 "$here/select_records.py" "$dir/iso_torch.jsonl" "$tmp/$s.iso.jsonl" "$operands"
+  fi
   "$c3sim" calibrate "$tmp/$s.iso.jsonl" --hardware h200-sxm -o "$tmp/$s.hw.yaml" 2>/dev/null
   ranks=$(ls "$dir"/rank*.json | sort -V)
   for mode in rank0 all_ranks; do

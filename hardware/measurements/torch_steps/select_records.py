@@ -2,6 +2,10 @@
 iso_gemm record of a shape as the same point, so a file holding both kinds must be split first).
 
     python3 select_records.py STEP/iso_torch.jsonl OUT.jsonl [step|random]
+    python3 select_records.py STEP/iso_conditioned.jsonl OUT.jsonl random TIMING
+
+TIMING keeps only the records of that extra.timing (iso_conditioned.py writes back_to_back,
+conditioned, conditioned_busy and conditioned_kernels records of the same calls) and the env record.
 
 Keeps the env and iso_coll records and, per (m, n, k, dtype), the iso_gemm record measured on the
 chosen operands ("random": the records with extra.operands "random" or none, as files captured
@@ -30,6 +34,8 @@ def main():
     if want not in ("step", "random"):
         sys.exit(f"operands must be step or random, not {want}")
     records = [json.loads(line) for line in open(src) if line.strip()]
+    if len(sys.argv) > 4:
+        records = [r for r in records if r.get("kind") == "env" or r.get("extra", {}).get("timing") == sys.argv[4]]
     gemms = {}
     keep = []
     for r in records:
@@ -38,6 +44,11 @@ def main():
             continue
         kind = r.get("extra", {}).get("operands", "random")
         gemms.setdefault((r["m"], r["n"], r["k"], r["dtype"]), {})[kind] = r
+    for r in keep:
+        # Files written before the records followed c3sim's reduce-scatter size (the per-GPU output,
+        # sim/base/collective_op.h) say "whole tensor" in extra.note: their bytes are the input.
+        if r.get("kind") == "iso_coll" and r["op"] == "reduce_scatter" and "whole tensor" in r["extra"].get("note", ""):
+            r["bytes"] //= r["gpus"]
     fallback = 0
     for key in sorted(gemms):
         by_kind = gemms[key]

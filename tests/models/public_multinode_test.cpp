@@ -22,7 +22,7 @@
 namespace c3sim::models {
 namespace {
 
-const std::string kRoot = std::string(C3SIM_SOURCE_DIR);
+const std::string kSourceRoot = std::string(C3SIM_SOURCE_DIR);
 
 // nccl-tests' bus bandwidth of `op` over `ranks` for its `size` column taking `seconds`.
 double bus_bandwidth(const std::string& op, double size, int ranks, double seconds) {
@@ -38,7 +38,7 @@ double c3sim_bytes(const std::string& op, double size, int ranks) {
 }
 
 TEST(PublicMultinode, EveryPointWithinToleranceOrItsKnownGap) {
-  const YamlDocument doc = load_yaml_file(kRoot + "/hardware/measurements/public_multinode/points.yaml");
+  const YamlDocument doc = load_yaml_file(kSourceRoot + "/hardware/measurements/public_multinode/points.yaml");
   StrictMap root(doc.root, doc.file, "");
   const double tolerance = root.number("tolerance");
   int points = 0;

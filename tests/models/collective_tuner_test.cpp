@@ -62,9 +62,18 @@ TEST(CollectiveTuner, SmallMessagesPickLlMidLl128LargeSimple) {
   EXPECT_DOUBLE_EQ(small.link_efficiency, 0.5);
 }
 
-// A file without LL or LL128 data is today's: every size simple (the Hopper preset).
+// The H200 preset without its LL and LL128 data.
+hw::NodeSpec simple_only() {
+  hw::NodeSpec s = hw::load_hardware("h200-sxm");
+  hw::CollectiveModel& cm = s.model.collective;
+  cm.ll_protocol_efficiency = cm.ll_step_latency = cm.ll_channel_bw = 0;
+  cm.ll128_protocol_efficiency = cm.ll128_step_latency = cm.ll128_channel_bw = 0;
+  return s;
+}
+
+// A file without LL or LL128 data: every size simple.
 TEST(CollectiveTuner, AProtocolWithoutDataIsNoCandidate) {
-  const hw::NodeSpec s = hw::load_hardware("h200-sxm");
+  const hw::NodeSpec s = simple_only();
   for (double b : {1024.0, 1e6, 1e9})
     EXPECT_STREQ(plan_collective(all_reduce(b), s, 2, std::nullopt).protocol, "simple");
 }
@@ -127,7 +136,7 @@ TEST(CollectiveTuner, NamedChannelsRunAtTheProtocolsChannelRate) {
 // Named on a file without LL data: the wire format's payload share, the simple protocol's step
 // latency and channel rate.
 TEST(CollectiveTuner, ANamedProtocolWithoutDataTakesItsWireFormat) {
-  const hw::NodeSpec s = hw::load_hardware("h200-sxm");
+  const hw::NodeSpec s = simple_only();
   wl::Collective c = all_reduce(1e6);
   c.protocol = wl::CollectiveProtocol::ll128;
   const CollectivePlan p = plan_collective(c, s, 2, std::nullopt);

@@ -58,6 +58,9 @@ bool has_workgroup_remap(const NodeSpec& s) {
 bool has_local_copy(const NodeSpec& s) { return s.model.collective.workgroup_local_copy_bw != 0; }
 bool has_channel_queueing(const NodeSpec& s) { return s.model.collective.channel_queueing; }
 bool has_ll_protocol(const NodeSpec& s) { return s.model.collective.ll_protocol_efficiency != 0; }
+bool has_ll_channel_bw(const NodeSpec& s) { return s.model.collective.ll_channel_bw != 0; }
+bool has_ll128_protocol(const NodeSpec& s) { return s.model.collective.ll128_protocol_efficiency != 0; }
+bool has_ll128_channel_bw(const NodeSpec& s) { return s.model.collective.ll128_channel_bw != 0; }
 bool has_max_channels(const NodeSpec& s) { return s.model.collective.max_channels != 0; }
 bool has_max_p2p_channels(const NodeSpec& s) { return s.model.collective.max_p2p_channels != 0; }
 bool has_partition_caps_channels(const NodeSpec& s) { return s.model.collective.partition_caps_channels; }
@@ -286,6 +289,10 @@ constexpr FieldLine kLines[] = {
   {"model.collective.link_stall_fraction", D::dimensionless, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::link_stall_fraction>, has_link_stall},
   {"model.collective.ll_step_latency", D::time, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::ll_step_latency>, has_ll_protocol},
   {"model.collective.ll_protocol_efficiency", D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::ll_protocol_efficiency>, has_ll_protocol},
+  {"model.collective.ll_channel_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::ll_channel_bw>, has_ll_channel_bw},
+  {"model.collective.ll128_step_latency", D::time, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::ll128_step_latency>, has_ll128_protocol},
+  {"model.collective.ll128_protocol_efficiency", D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::ll128_protocol_efficiency>, has_ll128_protocol},
+  {"model.collective.ll128_channel_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::ll128_channel_bw>, has_ll128_channel_bw},
 
   {"model.dma.engine_bandwidth",   D::bandwidth,     C::positive,     kReq, at<&S::model, &M::dma, &DmaModel::engine_bw>, nullptr},
   {"model.dma.submit_latency",     D::time,          C::non_negative, kReq, at<&S::model, &M::dma, &DmaModel::submit_latency>, nullptr},

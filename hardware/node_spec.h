@@ -191,11 +191,22 @@ struct CollectiveModel {
   // collectives capped at 32 CTAs run -2% (reduce-scatter) to +7% (all-reduce, all-to-all) in time
   // inside a 32-SM green context, which packs them into 4 GPCs (hardware/measurements/placement/).
   PerOp<double> partition_rate;
-  double launch_latency = 0;               // launch_latency: kernel launch to first workgroup
-  double step_latency = 0;                 // step_latency: per algorithm step (protocol handshake)
-  double ll_step_latency = 0;              // ll_step_latency: per step of the low-latency protocol (LL)
-  double ll_protocol_efficiency = 0;       // ll_protocol_efficiency: payload share of LL's link bytes
-                                           //   (0 = the library has no LL protocol in the model)
+  double launch_latency = 0;          // launch_latency: kernel launch to first workgroup
+  double step_latency = 0;            // step_latency: per algorithm step (protocol handshake)
+  double ll_step_latency = 0;         // ll_step_latency: per step of the low-latency protocol (LL)
+  double ll_protocol_efficiency = 0;  // ll_protocol_efficiency: payload share of LL's link bytes
+                                      //   (0 = the library has no LL protocol in the model)
+  // The library's per-protocol behaviour beyond the simple protocol's (step_latency,
+  // protocol_efficiency, workgroup_copy_bandwidth), measured with the protocol forced
+  // (NCCL_PROTO=LL / LL128). A protocol without its own value takes the simple protocol's step
+  // latency and channel rate and its wire format's payload share (workloads/collective_protocol.h);
+  // the tuner (models/kernels/collective_tuner.h) only picks a protocol whose efficiency is given.
+  double ll_channel_bw = 0;                // ll_channel_bandwidth: payload bytes/s one channel sends under
+                                           //   LL (0 = workgroup_copy_bandwidth)
+  double ll128_step_latency = 0;           // ll128_step_latency: per step of LL128
+  double ll128_protocol_efficiency = 0;    // ll128_protocol_efficiency: payload share of LL128's link
+                                           //   bytes (0 = the model has no LL128)
+  double ll128_channel_bw = 0;             // ll128_channel_bandwidth: as ll_channel_bandwidth, for LL128
   int default_workgroups_all_gather = 64;  // default_workgroups_all_gather (RCCL default channels)
   int default_workgroups_all_to_all = 56;  // default_workgroups_all_to_all
   int default_workgroups_reduce = 64;      // default_workgroups_reduce (reduce-scatter, all-reduce)

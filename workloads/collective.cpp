@@ -28,6 +28,15 @@ const char* to_string(CollectiveImpl impl) {
   return "?";
 }
 
+std::string library_choice_text(const Collective& c) {
+  std::string out = c.algorithm ? to_string(*c.algorithm) : "-";
+  out += '/';
+  out += c.protocol ? to_string(*c.protocol) : "-";
+  out += '/';
+  out += c.channels ? std::to_string(*c.channels) : "-";
+  return out;
+}
+
 double local_block_bytes(const Collective& c, int gpus) {
   if (c.in_place || gpus <= 0 || op_traits(c.op).reduces) return 0;
   return block_bytes(c.op, static_cast<double>(c.bytes), gpus);

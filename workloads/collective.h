@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/base/collective_op.h"
+#include "workloads/collective_protocol.h"
 
 namespace c3sim::wl {
 
@@ -43,7 +44,17 @@ struct Collective {
   // all_gather_into_tensor call it. In place: the input already is that slot; nothing local moves.
   // (YAML key `in_place`.)
   bool in_place = false;
+  // How the library ran it (YAML keys `algorithm`, `protocol`, `channels`; the torch importer
+  // writes them from NCCL's own log): nullopt = the model picks as the library's tuner does
+  // (models/kernels/collective_plan.h). `channels` is the count the library ran, not a cap.
+  std::optional<CollectiveAlgorithm> algorithm = std::nullopt;
+  std::optional<CollectiveProtocol> protocol = std::nullopt;
+  std::optional<int> channels = std::nullopt;
 };
+
+// The named algorithm, protocol and channels as one text ("ring/ll/1", "-/-/-" when none are
+// named), for keys that must tell two calls of one size apart.
+std::string library_choice_text(const Collective& c);
 
 // Bytes of this GPU's own block that an out-of-place collective copies locally (input -> output):
 // the shard for all-gather and all-to-all; 0 in place and for the reductions, whose own

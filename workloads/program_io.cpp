@@ -381,6 +381,11 @@ void emit_collective_body(YAML::Emitter& out, const ProgramKernel& k) {
   if (k.collective.max_workgroups)
     out << YAML::Key << "max_workgroups" << YAML::Value << *k.collective.max_workgroups;
   if (k.collective.in_place) out << YAML::Key << "in_place" << YAML::Value << true;
+  if (k.collective.algorithm)
+    out << YAML::Key << "algorithm" << YAML::Value << to_string(*k.collective.algorithm);
+  if (k.collective.protocol)
+    out << YAML::Key << "protocol" << YAML::Value << to_string(*k.collective.protocol);
+  if (k.collective.channels) out << YAML::Key << "channels" << YAML::Value << *k.collective.channels;
   out << YAML::EndMap;
 }
 

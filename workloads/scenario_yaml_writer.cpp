@@ -33,6 +33,9 @@ void emit_collective(YAML::Emitter& out, const Collective& c) {
   out << YAML::Key << "impl" << YAML::Value << to_string(c.impl);
   if (c.max_workgroups) out << YAML::Key << "max_workgroups" << YAML::Value << *c.max_workgroups;
   if (c.in_place) out << YAML::Key << "in_place" << YAML::Value << true;
+  if (c.algorithm) out << YAML::Key << "algorithm" << YAML::Value << to_string(*c.algorithm);
+  if (c.protocol) out << YAML::Key << "protocol" << YAML::Value << to_string(*c.protocol);
+  if (c.channels) out << YAML::Key << "channels" << YAML::Value << *c.channels;
   out << YAML::EndMap;
 }
 

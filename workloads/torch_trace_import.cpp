@@ -554,6 +554,7 @@ std::string torch_import_yaml(const TorchImportResult& r, const std::string& tra
       "# Host time removed from launch gaps (blocked in synchronizing calls): {:.1f} us.\n",
       comment_text(trace_file), r.program.kernels.size(), r.gemms, r.collectives, r.measured, d.exact,
       d.inferred, d.unresolved, d.same_stream, r.blocked_host_us);
+  if (r.nccl_log) head += "# " + nccl_log_summary(*r.nccl_log) + ".\n";
   head += fmt::format("# unmapped ({}):\n", r.unmapped.size());
   for (const auto& u : r.unmapped) head += "#   " + comment_text(u) + "\n";
   std::string yaml = program_to_yaml(r.program, head);

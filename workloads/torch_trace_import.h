@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "workloads/nccl_tuning_log.h"
 #include "workloads/program.h"
 #include "workloads/torch_trace_dependencies.h"
 
@@ -46,6 +47,8 @@ struct TorchImportResult {
   std::vector<std::string> unmapped;  // "<kernel>: <why>", in launch order
   int gemms = 0, collectives = 0, measured = 0;
   TraceDependencyCounts dependencies;
+  // With NCCL's tuning log (torch_trace_nccl.h): how many collectives it described.
+  std::optional<NcclLogMatch> nccl_log;
   double blocked_host_us = 0;  // host time removed from the gaps (blocked in synchronizing calls)
   // For combining ranks (torch_trace_ranks.h): the trace's distributedInfo.rank, and the host time
   // (trace clock, us) of the first imported kernel's launch call and of the first kernel start.

@@ -127,6 +127,7 @@ std::string torch_ranks_yaml(const TorchRanksResult& r) {
         x.dependencies.exact, x.dependencies.inferred, x.dependencies.unresolved, x.blocked_host_us,
         x.unmapped.size());
     for (const auto& u : x.unmapped) head += "#   " + one_line(u) + "\n";
+    if (x.nccl_log) head += fmt::format("# rank {}: {}.\n", e.rank, nccl_log_summary(*x.nccl_log));
   }
   std::string yaml = program_to_yaml(r.program, head);
   if (yaml.size() > kMaxInputFileBytes) {

@@ -120,6 +120,22 @@ CollectiveField collective_field(StrictMap c, std::int64_t max_workgroups, Bound
   if (c.has("max_workgroups"))
     out.collective.max_workgroups = static_cast<int>(positive_integer(c, "max_workgroups", max_workgroups));
   out.collective.in_place = c.optional_boolean("in_place").value_or(false);
+  if (auto algorithm = c.optional_string("algorithm")) {
+    const std::optional<CollectiveAlgorithm> parsed = parse_collective_algorithm(*algorithm);
+    if (!parsed) c.fail("algorithm", fmt::format("unknown algorithm '{}' (ring, tree, direct)", *algorithm));
+    if (!algorithm_runs(*parsed, out.collective.op)) {
+      c.fail("algorithm", fmt::format("{} does not run as {} ({})", to_string(out.collective.op), *algorithm,
+                                      algorithms_of(out.collective.op)));
+    }
+    out.collective.algorithm = *parsed;
+  }
+  if (auto protocol = c.optional_string("protocol")) {
+    const std::optional<CollectiveProtocol> parsed = parse_collective_protocol(*protocol);
+    if (!parsed) c.fail("protocol", fmt::format("unknown protocol '{}' (ll, ll128, simple)", *protocol));
+    out.collective.protocol = *parsed;
+  }
+  if (c.has("channels"))
+    out.collective.channels = static_cast<int>(positive_integer(c, "channels", max_workgroups));
   c.finish();
   return out;
 }

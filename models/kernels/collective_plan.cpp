@@ -34,7 +34,8 @@ std::optional<int> partition_channel_cap(const wl::Collective& coll, const hw::N
                                          std::optional<int> partition_cus) {
   if (!spec.model.collective.partition_caps_channels || !is_own_partition(spec, partition_cus))
     return std::nullopt;
-  return std::min(coll.max_workgroups.value_or(default_workgroups(coll.op, spec)), *partition_cus);
+  return std::min(coll.channels.value_or(coll.max_workgroups.value_or(default_workgroups(coll.op, spec))),
+                  *partition_cus);
 }
 
 double partition_rate(wl::CollectiveOp op, const hw::CollectiveModel& cm) {
@@ -43,28 +44,26 @@ double partition_rate(wl::CollectiveOp op, const hw::CollectiveModel& cm) {
 
 namespace {
 
-// The library's tuner picks, per call, the protocol with the smaller estimated time: per-step
-// latency plus the bytes over the links at that protocol's payload share. RCCL/NCCL's LL protocol
-// writes a flag beside every 4 data bytes (8-byte lines), so a step needs no separate handshake
-// but half of each link byte is flag; the simple protocol moves bulk data with one handshake per
-// step. Small messages therefore go LL, large ones simple (RCCL's all-reduce time is flat at
-// 13-14 us from 1 KiB to 128 KiB over 14 ring steps: the ROCm xGMI blog's rccl-tests table).
+// The library's tuner picks the algorithm and protocol the call does not name
+// (collective_tuner.h); the plan then carries that protocol's physics: its per-step latency, its
+// payload share of the link bytes (LL: 4 of every 8) and its per-channel rate. Small messages
+// therefore go LL, large ones simple (RCCL's all-reduce time is flat at 13-14 us from 1 KiB to
+// 128 KiB over 14 ring steps: the ROCm xGMI blog's rccl-tests table).
 void choose_protocol(CollectivePlan& p, const hw::NodeSpec& spec) {
   const auto& cm = spec.model.collective;
-  const double simple = simple_protocol_efficiency(p.coll.op, cm);
-  p.protocol = "simple";
-  p.step_latency = cm.step_latency;
-  p.link_efficiency = simple;
-  if (cm.ll_protocol_efficiency <= 0) return;
-  const double links = p.aggregate_link_rate(cm.link_bw);
-  const auto estimate = [&](double step, double efficiency) {
-    return p.steps * step + p.bytes_sent / (links * efficiency);
-  };
-  if (estimate(cm.ll_step_latency, cm.ll_protocol_efficiency) < estimate(cm.step_latency, simple)) {
-    p.protocol = "ll";
-    p.step_latency = cm.ll_step_latency;
-    p.link_efficiency = cm.ll_protocol_efficiency;
-  }
+  const TunerChoice c =
+      choose_algorithm_and_protocol(p.coll, p.gpus, p.switched, p.aggregate_link_rate(cm.link_bw),
+                                    p.workgroups, p.copy_passes, p.local_bytes_per_byte_sent, cm);
+  const AlgorithmShape shape =
+      algorithm_shape(c.algorithm, p.coll.op, static_cast<double>(p.coll.bytes), p.gpus);
+  const ProtocolParams params = protocol_params(c.protocol, p.coll.op, cm);
+  p.algorithm = wl::to_string(c.algorithm);
+  p.protocol = wl::to_string(c.protocol);
+  p.bytes_sent = shape.bytes_sent;
+  p.steps = shape.steps;
+  p.step_latency = params.step_latency;
+  p.link_efficiency = params.link_efficiency;
+  p.channel_bw = params.channel_bw;
 }
 
 }  // namespace
@@ -79,8 +78,8 @@ double split_rate(double link_share, double links, double nic) {
   return rate;
 }
 
-// The plan over several nodes: every rank of nodes x gpus, the library's algorithm and the network
-// share of its bytes (network_plan.h), the simple protocol.
+// The plan over several nodes: every rank of nodes x gpus, the library's algorithm (or the one the
+// call names) and the network share of its bytes (network_plan.h), the simple protocol.
 void plan_across_nodes(CollectivePlan& p, const hw::NodeSpec& spec, int nodes) {
   const hw::ClusterSpec& c = spec.cluster;
   if (!c.present()) throw ModelError("a collective over several nodes needs the hardware's cluster section");
@@ -118,7 +117,9 @@ void plan_across_nodes(CollectivePlan& p, const hw::NodeSpec& spec, int nodes) {
   };
   const double ring_time = estimate(*p.network, p.bytes_sent, p.steps);
   const double tree_time = estimate(tree, tree_sent, tree_steps);
-  if (tree_time < ring_time) {
+  const bool tree_runs =
+      p.coll.algorithm ? *p.coll.algorithm == wl::CollectiveAlgorithm::tree : tree_time < ring_time;
+  if (tree_runs) {
     p.network = tree;
     p.bytes_sent = tree_sent;
     p.algorithm = "tree";
@@ -147,19 +148,21 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
   p.local_bytes_per_byte_sent = (gpus > 1 ? 1.0 / (g - 1) : 0.0) / t.link_passes;
   p.copy_passes = copy_passes_of(coll.op, cm);
   p.reduction = t.reduces;
-  // The library's algorithm: a distinct block to every peer goes direct; a reduction is a ring
-  // (each step sums one block on its way); a gather goes direct where every peer has its own link
-  // and as a ring through a switch (one port per GPU). A ring pass takes g - 1 steps.
-  const bool ring = !t.point_to_point && (t.reduces || p.switched);
-  p.algorithm = ring ? "ring" : "direct";
-  p.steps = t.link_passes * (ring ? gpus - 1 : 1);
+  // The library's usual algorithm (collective_tuner.h: default_algorithm); choose_protocol may
+  // change it.
+  const AlgorithmShape usual = algorithm_shape(default_algorithm(coll.op, p.switched), coll.op, bytes, gpus);
+  p.algorithm = wl::to_string(default_algorithm(coll.op, p.switched));
+  p.steps = usual.steps;
+  p.channel_bw = cm.workgroup_copy_bw;
   // Input and output stream through the LLC.
   p.llc_footprint = wl::input_bytes(coll.op, bytes, gpus) + bytes;
   p.workgroups = workgroups.value_or(coll.max_workgroups.value_or(default_workgroups(coll.op, spec)));
-  // The library builds at most this many channels on this node, whatever the cap allows.
+  // The library builds at most this many channels on this node, whatever the cap allows; a call
+  // that names the channels it ran (coll.channels) ran those.
   const hw::CollectiveModel& lib = spec.model.collective;
   const int built = t.point_to_point ? lib.max_p2p_channels : lib.max_channels;
   if (built > 0 && gpus == spec.interconnect.gpus) p.workgroups = std::min(p.workgroups, built);
+  if (coll.channels) p.workgroups = workgroups ? std::min(*workgroups, *coll.channels) : *coll.channels;
   if (p.workgroups <= 0) throw ModelError("a CU collective needs at least one workgroup");
   if (nodes > 1) {
     p.local_bytes_per_byte_sent = (1.0 / (static_cast<double>(gpus) * nodes - 1)) / t.link_passes;
@@ -172,10 +175,8 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
 }
 
 double CollectivePlan::channel_rate(const hw::CollectiveModel& cm) const {
-  double seconds_per_byte = copy_passes / cm.workgroup_copy_bw;
-  if (cm.workgroup_local_copy_bw > 0)
-    seconds_per_byte += local_bytes_per_byte_sent / cm.workgroup_local_copy_bw;
-  return 1.0 / seconds_per_byte;
+  return channel_send_rate(copy_passes, local_bytes_per_byte_sent,
+                           channel_bw > 0 ? channel_bw : cm.workgroup_copy_bw, cm);
 }
 
 double CollectivePlan::cu_fabric_bytes_per_byte() const {

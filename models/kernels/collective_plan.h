@@ -5,6 +5,7 @@
 #include <string>
 
 #include "hardware/node_spec.h"
+#include "models/kernels/collective_tuner.h"
 #include "models/kernels/network_plan.h"
 #include "workloads/collective.h"
 
@@ -26,11 +27,13 @@ struct CollectivePlan {
   bool reduction = false;
   int steps = 1;  // algorithm steps, each paying the protocol latency
   const char* algorithm = "direct";
-  // CU implementation's protocol, chosen by size: "simple" (bulk copies, a handshake per step) or
-  // "ll" (low latency: a flag in every line, so a cheap step but fewer payload bytes per link byte).
+  // CU implementation's protocol (workloads/collective_protocol.h), named by the call or chosen by
+  // the library's tuner (collective_tuner.h): "simple", "ll" or "ll128".
   const char* protocol = "simple";
   double step_latency = 0;     // seconds per step under the chosen protocol
   double link_efficiency = 1;  // payload share of the link bytes under the chosen protocol
+  double channel_bw = 0;       // payload bytes/s one channel copies under the chosen protocol
+                               //   (0 = model.collective.workgroup_copy_bandwidth)
   int workgroups = 0;          // CU implementation: channels (one workgroup each)
   double llc_footprint = 0;    // bytes the collective streams through the LLC while it runs
   // Over several nodes (nullopt on one): the collective spans nodes x gpus ranks, `bytes_sent` is
@@ -48,8 +51,8 @@ struct CollectivePlan {
     return switched ? link_bw : link_bw * peers;
   }
 
-  // Bytes sent per second by one channel alone: its copy passes at the workgroup copy rate plus its
-  // local writes at the local copy rate (free where the preset has none).
+  // Bytes sent per second by one channel alone: its copy passes at the protocol's channel rate plus
+  // its local writes at the local copy rate (free where the preset has none).
   [[nodiscard]] double channel_rate(const hw::CollectiveModel& cm) const;
 
   // Per sent byte, on this GPU (incoming peer writes counted by symmetry):
@@ -65,11 +68,6 @@ struct CollectivePlan {
 // direct. Its protocol is then the simple one.
 CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& spec, int gpus,
                                std::optional<int> workgroups, int nodes = 1);
-
-// NCCL's tree all-reduce reaches 0.92 of the bus bandwidth its channels would give a ring
-// (src/graph/tuning.cc: `busBw = std::min(busBw * .92, ...)` for NCCL_ALGO_TREE all-reduce), which
-// with the tree's fewer steps is the library's rule between the two.
-inline constexpr double kTreeBandwidthShare = 0.92;
 
 int default_workgroups(wl::CollectiveOp op, const hw::NodeSpec& spec);
 

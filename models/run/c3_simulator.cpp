@@ -83,9 +83,10 @@ IsoGemmResult C3Simulator::iso_gemm(const wl::Gemm& gemm, std::optional<int> cus
 
 IsoCollResult C3Simulator::iso_coll(const wl::Collective& coll, int gpus, std::optional<int> workgroups,
                                     std::optional<int> partition_cus) {
-  const std::string key = fmt::format(
-      "{}|{}|{}|{}|{}|{}|{}", wl::to_string(coll.op), coll.bytes, wl::to_string(coll.impl), coll.in_place,
-      gpus, workgroups.value_or(coll.max_workgroups.value_or(-1)), partition_cus.value_or(-1));
+  const std::string key =
+      fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", wl::to_string(coll.op), coll.bytes, wl::to_string(coll.impl),
+                  coll.in_place, gpus, workgroups.value_or(coll.max_workgroups.value_or(-1)),
+                  partition_cus.value_or(-1), wl::library_choice_text(coll));
   if (auto it = coll_cache_.find(key); it != coll_cache_.end()) return it->second;
   wl::ProgramKernel k;
   k.name = "coll";
@@ -158,12 +159,12 @@ C3Result C3Simulator::run_plan(const wl::Scenario& scenario, const std::string& 
   // Simulation is deterministic, so one scenario under one launch plan is simulated once per
   // simulator: sweeps and the heuristics' picks ask for the same runs again. A traced run is
   // always simulated (the trace is the point).
-  const std::string key =
-      fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", scenario.gemm.shape_string(),
-                  hw::to_string(scenario.gemm.dtype), wl::to_string(scenario.collective.op),
-                  scenario.collective.bytes, scenario.collective.max_workgroups.value_or(-1), gpus,
-                  plan.comm_first, plan.gemm_priority, plan.comm_priority, plan.gemm_cus.value_or(-1),
-                  plan.comm_cus.value_or(-1), wl::to_string(plan.comm_impl));
+  const std::string key = fmt::format(
+      "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}", scenario.gemm.shape_string(),
+      hw::to_string(scenario.gemm.dtype), wl::to_string(scenario.collective.op), scenario.collective.bytes,
+      scenario.collective.max_workgroups.value_or(-1), wl::library_choice_text(scenario.collective), gpus,
+      plan.comm_first, plan.gemm_priority, plan.comm_priority, plan.gemm_cus.value_or(-1),
+      plan.comm_cus.value_or(-1), wl::to_string(plan.comm_impl));
   if (trace == nullptr) {
     // An entry serves a request for attribution only if it was simulated with it.
     const auto hit = c3_cache_.find(key);

@@ -33,8 +33,8 @@ TEST(CollectiveProtocol, SmallMessagesGoLowLatencyLargeOnesSimple) {
 }
 
 TEST(CollectiveProtocol, WithoutAnLlProtocolEverySizeIsSimple) {
-  const hw::NodeSpec h200 = hw::load_hardware("h200-sxm-x4");
-  ASSERT_EQ(h200.model.collective.ll_protocol_efficiency, 0.0);
+  hw::NodeSpec h200 = hw::load_hardware("h200-sxm-x4");
+  h200.model.collective.ll_protocol_efficiency = 0;  // the file without its LL data
   for (std::int64_t b : {std::int64_t{1024}, MiB, 1024 * MiB}) {
     EXPECT_STREQ(plan_collective(all_reduce(b), h200, 4, std::nullopt).protocol, "simple") << b;
   }

@@ -30,7 +30,7 @@ hw::NodeSpec three_protocols() {
   return s;
 }
 
-wl::Collective all_reduce(double bytes) {
+wl::Collective tuner_all_reduce(double bytes) {
   wl::Collective c;
   c.op = wl::CollectiveOp::all_reduce;
   c.bytes = static_cast<std::int64_t>(bytes);
@@ -47,7 +47,7 @@ TEST(CollectiveTuner, SmallMessagesPickLlMidLl128LargeSimple) {
   const double ll128_simple = 3.0 * kUs / (1 / 0.92 - 1) * link;
   ASSERT_LT(ll_ll128, ll128_simple);
   const auto protocol = [&](double bytes) {
-    return plan_collective(all_reduce(bytes), s, 2, std::nullopt).protocol;
+    return plan_collective(tuner_all_reduce(bytes), s, 2, std::nullopt).protocol;
   };
   EXPECT_STREQ(protocol(8192), "ll");
   EXPECT_STREQ(protocol(0.95 * ll_ll128), "ll");
@@ -55,7 +55,7 @@ TEST(CollectiveTuner, SmallMessagesPickLlMidLl128LargeSimple) {
   EXPECT_STREQ(protocol(0.95 * ll128_simple), "ll128");
   EXPECT_STREQ(protocol(1.05 * ll128_simple), "simple");
   EXPECT_STREQ(protocol(1e9), "simple");
-  const CollectivePlan small = plan_collective(all_reduce(8192), s, 2, std::nullopt);
+  const CollectivePlan small = plan_collective(tuner_all_reduce(8192), s, 2, std::nullopt);
   EXPECT_STREQ(small.algorithm, "ring");
   EXPECT_EQ(small.steps, 2);
   EXPECT_DOUBLE_EQ(small.step_latency, 0.6 * kUs);
@@ -75,7 +75,7 @@ hw::NodeSpec simple_only() {
 TEST(CollectiveTuner, AProtocolWithoutDataIsNoCandidate) {
   const hw::NodeSpec s = simple_only();
   for (double b : {1024.0, 1e6, 1e9})
-    EXPECT_STREQ(plan_collective(all_reduce(b), s, 2, std::nullopt).protocol, "simple");
+    EXPECT_STREQ(plan_collective(tuner_all_reduce(b), s, 2, std::nullopt).protocol, "simple");
 }
 
 // The tree (a chain on one node) sends no fewer bytes than the ring in as many steps and reaches
@@ -83,9 +83,9 @@ TEST(CollectiveTuner, AProtocolWithoutDataIsNoCandidate) {
 TEST(CollectiveTuner, TreeOnlyWhenNamedOnOneNode) {
   const hw::NodeSpec s = three_protocols();
   for (double b : {8192.0, 1e6, 1e9}) {
-    EXPECT_STREQ(plan_collective(all_reduce(b), s, 4, std::nullopt).algorithm, "ring") << b;
+    EXPECT_STREQ(plan_collective(tuner_all_reduce(b), s, 4, std::nullopt).algorithm, "ring") << b;
   }
-  wl::Collective tree = all_reduce(1e6);
+  wl::Collective tree = tuner_all_reduce(1e6);
   tree.algorithm = wl::CollectiveAlgorithm::tree;
   const CollectivePlan p = plan_collective(tree, s, 4, std::nullopt);
   EXPECT_STREQ(p.algorithm, "tree");
@@ -137,7 +137,7 @@ TEST(CollectiveTuner, NamedChannelsRunAtTheProtocolsChannelRate) {
 // latency and channel rate.
 TEST(CollectiveTuner, ANamedProtocolWithoutDataTakesItsWireFormat) {
   const hw::NodeSpec s = simple_only();
-  wl::Collective c = all_reduce(1e6);
+  wl::Collective c = tuner_all_reduce(1e6);
   c.protocol = wl::CollectiveProtocol::ll128;
   const CollectivePlan p = plan_collective(c, s, 2, std::nullopt);
   EXPECT_STREQ(p.protocol, "ll128");

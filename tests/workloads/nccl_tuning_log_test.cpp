@@ -10,7 +10,7 @@ namespace {
 
 // Two ranks' process; rank 0's lines only (NCCL logs them on rank 0 of the communicator),
 // between other INFO lines, the init's tuning table and a CRLF ending.
-constexpr const char* kLog =
+constexpr const char* kTuningLog =
     "node1:4242:4242 [0] NCCL INFO Bootstrap: Using eth0:10.0.0.1<0>\n"
     "node1:4242:4300 [0] NCCL INFO   Algorithm   |            Tree            Ring |\n"
     "node1:4242:4242 [0] NCCL INFO AllReduce: 8192 Bytes -> Algo RING proto LL channel{Lo..Hi}={0..0}\n"
@@ -24,7 +24,7 @@ constexpr const char* kLog =
     "node1:4242:4242 [0] NCCL INFO AllReduce: 8192 Bytes -> Algo TREE proto LL channel{Lo..Hi}={0..1}\n";
 
 TEST(NcclTuningLog, ParsesOneRecordPerTuningLine) {
-  const std::vector<NcclTuningLine> l = parse_nccl_tuning_log(kLog, "nccl.log");
+  const std::vector<NcclTuningLine> l = parse_nccl_tuning_log(kTuningLog, "nccl.log");
   ASSERT_EQ(l.size(), 6U);
   EXPECT_EQ(l[0].line, 3);
   EXPECT_EQ(l[0].op, CollectiveOp::all_reduce);
@@ -81,7 +81,7 @@ TEST(NcclTuningLog, MatchesCollectivesInOrderByOpAndBytes) {
       collective(CollectiveOp::all_reduce, 8192),      collective(CollectiveOp::all_reduce, 8192),
       collective(CollectiveOp::all_to_all, 8192)};
   k.insert(k.begin() + 1, ProgramKernel{});  // a GEMM between them is skipped
-  const NcclLogMatch m = apply_nccl_tuning(k, 2, parse_nccl_tuning_log(kLog, "nccl.log"));
+  const NcclLogMatch m = apply_nccl_tuning(k, 2, parse_nccl_tuning_log(kTuningLog, "nccl.log"));
   EXPECT_EQ(m.lines, 6);
   EXPECT_EQ(m.matched, 5);
   EXPECT_EQ(m.unmatched, 2);  // the third 8 KiB all-reduce and the all-to-all

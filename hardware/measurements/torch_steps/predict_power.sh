@@ -1,0 +1,58 @@
+#!/bin/bash
+# Each step predicted with and without the H200 board power limit (model.power), calibrated on the
+# step's conditioned isolated records (random operands), from the repository root:
+#   bash hardware/measurements/torch_steps/predict_power.sh [path/to/c3sim] [TIMING] [HBM_PJ]
+# Three hardware files per step: `none` (c3sim calibrate --hardware h200-sxm on the records, as
+# predict.sh), `merged` (that file plus the power block of examples/h200_power_cap.yaml, added
+# after the fit: `extends:` the calibrated file) and `chained` (calibrated with
+# examples/h200_power_cap.yaml as the base, so the GEMM stage and library entries are fitted with
+# the limit in place). Prints one CSV line per step, hardware and mode (rank 0's trace alone; every
+# rank's trace run with --all-gpus). HBM_PJ replaces the block's energy per HBM byte (pJ), e.g. 20, inside
+# the 14-27 pJ that power/ bounds it to beside a capped GEMM (docs/known-limits.md): the step, its error against the unprofiled median (rank 0's;
+# the slower rank's for all ranks), and per_kernel.py's GEMM and collective MAE / signed error.
+set -eu
+c3sim=${1:-build/sim/cli/c3sim}
+timing=${2:-conditioned}
+here=hardware/measurements/torch_steps
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+power=$(sed -n '/^  power:/,$p' examples/h200_power_cap.yaml)
+if [ -n "${3:-}" ]; then
+  power=$(printf '%s\n' "$power" | sed -e "s/energy_per_hbm_byte: [0-9.]* pJ .*/energy_per_hbm_byte: $3 pJ/")
+  sed -e "s/energy_per_hbm_byte: [0-9.]* pJ .*/energy_per_hbm_byte: $3 pJ/" examples/h200_power_cap.yaml >"$tmp/power_cap.yaml"
+else
+  cp examples/h200_power_cap.yaml "$tmp/power_cap.yaml"
+fi
+echo "step,hardware,mode,predicted_us,unprofiled_median_us,step_error_pct,gemm_n,gemm_mae_pct,gemm_signed_pct,coll_n,coll_mae_pct,coll_signed_pct"
+for dir in "$here"/*/; do
+  s=$(basename "$dir")
+  [ -f "$dir/rank0.json" ] || continue
+  python3 "$here/select_records.py" "$dir/iso_conditioned.jsonl" "$tmp/$s.iso.jsonl" random "$timing"
+  "$c3sim" calibrate "$tmp/$s.iso.jsonl" --hardware h200-sxm -o "$tmp/$s.none.yaml" 2>/dev/null
+  printf 'extends: %s\nname: %s-power\nmodel:\n%s\n' "$s.none.yaml" "$s" "$power" >"$tmp/$s.merged.yaml"
+  "$c3sim" calibrate "$tmp/$s.iso.jsonl" --hardware "$tmp/power_cap.yaml" -o "$tmp/$s.chained.yaml" 2>/dev/null
+  "$c3sim" import --from torch-profiler "$dir/rank0.json" --name "$s" -o "$tmp/$s.rank0.yaml" 2>/dev/null
+  # shellcheck disable=SC2046,SC2012
+  "$c3sim" import --from torch-profiler $(ls "$dir"/rank*.json | sort -V) --name "$s" -o "$tmp/$s.all_ranks.yaml" 2>/dev/null
+  for hw in none merged chained; do
+    for mode in rank0 all_ranks; do
+      flags=()
+      [ $mode = all_ranks ] && flags=(--all-gpus)
+      pred=$("$c3sim" run "$tmp/$s.$mode.yaml" --hardware "$tmp/$s.$hw.yaml" --policy base --format csv \
+        "${flags[@]}" 2>/dev/null | sed -n '2p' | cut -d, -f3)
+      pk=$(python3 "$here/per_kernel.py" "$c3sim" "$dir" "$tmp/$s.$hw.yaml" "$tmp/$s.$mode.yaml" "${flags[@]}")
+      python3 - "$dir" "$s" "$hw" "$mode" "$pred" "$pk" <<'PY'
+import json, re, sys
+d, s, hw, mode, pred, pk = sys.argv[1:7]
+meds = json.load(open(d + "/timing.json"))["unprofiled_step_us_median"]
+med = meds[0] if mode == "rank0" else max(meds)
+cols = []
+for kind in ("gemm", "collective"):
+    m = re.search(kind + r": n (\d+), mean \|error\| ([-+\d.]+)%, mean signed ([-+\d.]+)%", pk)
+    cols += list(m.groups()) if m else ["0", "", ""]
+p = float(pred)
+print(f"{s},{hw},{mode},{p:.1f},{med:.1f},{100 * (p / med - 1):+.1f}," + ",".join(cols))
+PY
+    done
+  done
+done

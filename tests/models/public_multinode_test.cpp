@@ -38,7 +38,8 @@ double c3sim_bytes(const std::string& op, double size, int ranks) {
 }
 
 TEST(PublicMultinode, EveryPointWithinToleranceOrItsKnownGap) {
-  const YamlDocument doc = load_yaml_file(kSourceRoot + "/hardware/measurements/public_multinode/points.yaml");
+  const YamlDocument doc =
+      load_yaml_file(kSourceRoot + "/hardware/measurements/public_multinode/points.yaml");
   StrictMap root(doc.root, doc.file, "");
   const double tolerance = root.number("tolerance");
   int points = 0;

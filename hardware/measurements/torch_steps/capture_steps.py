@@ -24,7 +24,12 @@ Steps (bf16 unless the name says otherwise; AdamW; one input batch per rank):
   moe                 2 MoE layers (hidden 4096, 8 experts of SwiGLU 14336, 4 per GPU, top-2,
                       capacity factor 1, 8192 tokens per GPU): router, all_to_all_single
                       dispatch, one GEMM pair per local expert, all_to_all_single combine
-  tp_fp16             tp in fp16
+  tp_fp16             tp in fp16 as PyTorch's mixed precision trains it: fp32 master weights
+                      and AdamW state, the blocks under torch.autocast(float16) (every GEMM and
+                      all-reduce in fp16), the loss scaled by torch.amp.GradScaler (fp16
+                      gradients of a plain fp16 model underflow to zero, and GradScaler refuses
+                      to unscale fp16 gradients); summary.json says whether the weights stayed
+                      finite and how many steps the scaler skipped
 
 Per step, in DIR:
   rank<r>.json      the profiler's Chrome trace of ONE step (after 5 unprofiled warm-up steps and
@@ -47,13 +52,20 @@ Per step, in DIR:
                     channel counts
   summary.json      per rank: kernel count, NCCL kernel names, cuda_sync events by kind, the
                     profiler settings that were in force, the log's byte offsets around the
-                    recorded step, what the step-operand capture kept
+                    recorded step, what the step-operand capture kept; with loss scaling its
+                    scale, skipped steps and whether every weight stayed finite
+  clocks_rank<r>.json  with --clock-samples: this rank's GPU SM clock and board power sampled
+                    through NVML (clock_sampler.py) during the timed steps and the recorded one,
+                    and every step's host time stamps on the same clock (time.time_ns())
+
+--no-iso skips the isolated records and the step-operand copies (a trace and timing run only).
 """
 import argparse
 import json
 import os
 import statistics
 import sys
+import time
 import traceback
 
 import torch
@@ -276,8 +288,11 @@ def build(step, rank, world, device):
         fully_shard(model, reshard_after_forward=reshard)
         shape, dtype = (1, 4096, hidden), bf16
     elif step in ("tp", "tp_fp16"):
+        # fp16 trains on fp32 master weights under autocast (train_step): AdamW's state and its
+        # eps (1e-8) are below fp16's range, and GradScaler unscales fp32 gradients only.
         dtype = torch.float16 if step == "tp_fp16" else bf16
-        model = nn.Sequential(*[TPBlock(8192, 28672, world) for _ in range(4)]).to(device=device, dtype=dtype)
+        weights = torch.float32 if step == "tp_fp16" else bf16
+        model = nn.Sequential(*[TPBlock(8192, 28672, world) for _ in range(4)]).to(device=device, dtype=weights)
         shape = (1, 8192, 8192)
     elif step == "sp":
         dtype = bf16
@@ -293,14 +308,46 @@ def build(step, rank, world, device):
     opt = torch.optim.AdamW(model.parameters(), lr=1e-5, foreach=True)
     gen = torch.Generator(device=device).manual_seed(1000 + rank)
     x = torch.randn(shape, device=device, dtype=dtype, generator=gen)
-    return model, opt, x
+    scaler = torch.amp.GradScaler("cuda") if dtype == torch.float16 else None
+    return model, opt, x, scaler
 
 
-def train_step(model, opt, x):
-    loss = model(x).float().pow(2).mean()
-    loss.backward()
-    opt.step()
+def train_step(model, opt, x, scaler=None):
+    """One step; with a scaler, the forward under autocast(float16) and the loss scaled."""
+    if scaler is None:
+        loss = model(x).float().pow(2).mean()
+        loss.backward()
+        opt.step()
+    else:
+        with torch.autocast("cuda", dtype=torch.float16):
+            loss = model(x).float().pow(2).mean()
+        scaler.scale(loss).backward()
+        scaler.step(opt)
+        scaler.update()
     opt.zero_grad(set_to_none=True)
+
+
+class LossScaleLog:
+    """Scale after every step (read after the step's synchronize, outside its timed span): a step
+    the scaler skipped for an inf or NaN gradient halves the scale."""
+
+    def __init__(self, scaler):
+        self.scaler, self.scales, self.skipped = scaler, [], 0
+
+    def after_step(self):
+        if self.scaler is None:
+            return
+        scale = self.scaler.get_scale()
+        if self.scales and scale < self.scales[-1]:
+            self.skipped += 1
+        self.scales.append(scale)
+
+    def summary(self, model):
+        finite = all(bool(torch.isfinite(p).all()) for p in model.parameters())
+        return {"scaler": "torch.amp.GradScaler", "autocast": "float16",
+                "weights": str(next(model.parameters()).dtype), "scale_after_first_step": self.scales[0],
+                "final_scale": self.scaler.get_scale(),
+                "steps_logged": len(self.scales), "skipped_steps": self.skipped, "weights_finite": finite}
 
 
 # ----------------------------------------------------------------------------- timing
@@ -343,7 +390,7 @@ def log_offset():
     return os.path.getsize(path) if path and os.path.exists(path) else None
 
 
-def profile_one_step(model, opt, x, path, marks):
+def profile_one_step(step, path, marks):
     cfg, settings = profiler_config()
     kwargs = dict(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True,
                   schedule=schedule(wait=0, warmup=1, active=1),
@@ -359,14 +406,16 @@ def profile_one_step(model, opt, x, path, marks):
     # The barrier that lines the ranks up runs before the recorded step's span opens (prof.step()),
     # so the recorded step holds the training step's own kernels only.
     with prof:
-        train_step(model, opt, x)  # the profiler's warm-up step, discarded
+        step()  # the profiler's warm-up step, discarded
         torch.cuda.synchronize()
         dist.barrier()
         torch.cuda.synchronize()
         prof.step()
         marks["recorded_step_start"] = log_offset()
-        train_step(model, opt, x)  # the recorded step
+        marks["recorded_step_host_ns"] = [time.time_ns()]
+        step()  # the recorded step
         torch.cuda.synchronize()
+        marks["recorded_step_host_ns"].append(time.time_ns())
         marks["recorded_step_end"] = log_offset()
         prof.step()
     settings.update({"record_shapes": True, "schedule": "wait=0, warmup=1, active=1"})
@@ -612,7 +661,7 @@ def nccl_step_choices(marks):
             "channels_per_comm": nccl_log.channel_counts(whole), "tuning_tables": nccl_log.tuning_tables(whole)}
 
 
-def capture_step_operands(model, opt, x, rank, budget_gb):
+def capture_step_operands(step, rank, budget_gb):
     """One more unprofiled step; on rank 0 under the dispatch mode that keeps each distinct GEMM's
     first operands (step_operands.py)."""
     dist.barrier()
@@ -621,9 +670,9 @@ def capture_step_operands(model, opt, x, rank, budget_gb):
     if rank == 0:
         capture = step_operands.GemmOperandCapture(int(budget_gb * 2**30))
         with capture:
-            train_step(model, opt, x)
+            step()
     else:
-        train_step(model, opt, x)
+        step()
     torch.cuda.synchronize()
     return capture
 
@@ -642,6 +691,10 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--operand-budget-gb", type=float, default=8.0,
                     help="most GPU memory the step-operand copies may take (calls past it are skipped)")
+    ap.add_argument("--no-iso", dest="iso", action="store_false",
+                    help="no isolated records and no step-operand copies: the trace and timing only")
+    ap.add_argument("--clock-samples", action="store_true",
+                    help="sample this rank's GPU SM clock and power (NVML) during the timed and recorded steps")
     args = ap.parse_args()
     local = int(os.environ.get("LOCAL_RANK", "0"))
     os.makedirs(args.out, exist_ok=True)
@@ -658,25 +711,41 @@ def main():
                "nccl": ".".join(map(str, torch.cuda.nccl.version())), "device": torch.cuda.get_device_name(device),
                "environment": {k: os.environ.get(k, "") for k in env_keys}}
 
-    model, opt, x = build(args.step, rank, world, device)
+    model, opt, x, scaler = build(args.step, rank, world, device)
+    scale_log = LossScaleLog(scaler)
+
+    def step():
+        train_step(model, opt, x, scaler)
+
     for _ in range(WARMUP_STEPS):
-        train_step(model, opt, x)
+        step()
+        scale_log.after_step()
     torch.cuda.synchronize()
-    times = []
+    sampler = start_clock_sampler(device, local) if args.clock_samples else None
+    times, host_ns = [], []
     for _ in range(TIMED_STEPS):
         dist.barrier()
         torch.cuda.synchronize()
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        t0 = time.time_ns()
         start.record()
-        train_step(model, opt, x)
+        step()
         end.record()
         torch.cuda.synchronize()
+        host_ns.append([t0, time.time_ns()])
         times.append(start.elapsed_time(end) * 1e3)
+        scale_log.after_step()
 
     trace = os.path.join(args.out, f"rank{rank}.json")
     marks = {}
-    summary["profiler"] = profile_one_step(model, opt, x, trace, marks)
+    summary["profiler"] = profile_one_step(step, trace, marks)
+    scale_log.after_step()
+    if sampler is not None:
+        write_clock_samples(args, rank, sampler, host_ns, times, marks)
+    marks.pop("recorded_step_host_ns", None)
     summary["nccl_log_marks"] = marks
+    if scaler is not None:
+        summary["loss_scaling"] = scale_log.summary(model)
     gathered = [None] * world
     dist.all_gather_object(gathered, times)
     if rank == 0:
@@ -696,6 +765,11 @@ def main():
 
     events = read_trace(trace)
     summary["trace"] = trace_summary(events)
+    if not args.iso:
+        write_outputs(args, summary, [], rank, world, device)
+        dist.barrier()
+        dist.destroy_process_group()
+        return
 
     # Isolated records: rank 0's trace names what to time; GEMMs on rank 0 alone, collectives on all.
     calls = [coll_calls(events) if rank == 0 else None]
@@ -713,10 +787,13 @@ def main():
     # The step's own operands last, so that a failure here loses only their records.
     capture = None
     try:
-        capture = capture_step_operands(model, opt, x, rank, args.operand_budget_gb)
+        capture = capture_step_operands(step, rank, args.operand_budget_gb)
+        if scaler is not None:
+            scale_log.after_step()
+            summary["loss_scaling"] = scale_log.summary(model)
     except Exception:
         traceback.print_exc()
-    del model, opt, x
+    del model, opt, x, scaler, step
     torch.cuda.synchronize()
     torch.cuda.empty_cache()
     if capture is not None:
@@ -732,6 +809,28 @@ def main():
     write_outputs(args, summary, records, rank, world, device)
     dist.barrier()
     dist.destroy_process_group()
+
+
+def start_clock_sampler(device, local):
+    """clock_sampler.py on this rank's GPU, or None (and why on stderr) where NVML cannot be read."""
+    try:
+        import clock_sampler
+
+        uuid = str(torch.cuda.get_device_properties(device).uuid)
+        return clock_sampler.ClockSampler(uuid if uuid.startswith("GPU-") else "GPU-" + uuid, local).start()
+    except Exception:
+        traceback.print_exc()
+        return None
+
+
+def write_clock_samples(args, rank, sampler, host_ns, times, marks):
+    out = sampler.stop().result()
+    out.update({"rank": rank, "timed_steps_host_ns": host_ns, "timed_steps_event_us": times,
+                "recorded_step_host_ns": marks.get("recorded_step_host_ns"),
+                "note": "step host stamps: time.time_ns() before the start event is recorded (the stream "
+                        "idle after a barrier and a synchronize) and after the synchronize behind the end event"})
+    with open(os.path.join(args.out, f"clocks_rank{rank}.json"), "w") as f:
+        json.dump(out, f)
 
 
 def write_outputs(args, summary, records, rank, world, device):

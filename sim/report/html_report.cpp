@@ -73,10 +73,7 @@ std::string render_html(const nlohmann::json& data) {
         "its "
         "isolated time.";
   }
-  std::string sources;
-  for (const auto& f : data.value("sources", nlohmann::json::array())) {
-    sources += (sources.empty() ? "" : ", ") + html_escape(f.get<std::string>());
-  }
+  const std::string sources = html_source_list(data);
   return fmt::format(
       R"(<!DOCTYPE html>
 <html lang="en">

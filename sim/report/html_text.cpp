@@ -22,4 +22,11 @@ std::string html_escape(const std::string& s) {
   return out;
 }
 
+std::string html_source_list(const nlohmann::json& data) {
+  std::string sources;
+  for (const auto& f : data.value("sources", nlohmann::json::array()))
+    sources += (sources.empty() ? "" : ", ") + html_escape(f.get<std::string>());
+  return sources;
+}
+
 }  // namespace c3sim::report

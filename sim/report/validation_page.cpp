@@ -163,9 +163,7 @@ std::string render_validation_html(const nlohmann::json& data) {
   std::string sections;
   const nlohmann::json& programs = data.at("programs");
   for (std::size_t i = 0; i < programs.size(); ++i) sections += program_section(programs[i], i);
-  std::string sources;
-  for (const auto& f : data.value("sources", nlohmann::json::array()))
-    sources += (sources.empty() ? "" : ", ") + html_escape(f.get<std::string>());
+  const std::string sources = html_source_list(data);
   return fmt::format(
       R"(<!DOCTYPE html>
 <html lang="en">

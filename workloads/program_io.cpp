@@ -373,22 +373,6 @@ void emit_gemm_body(YAML::Emitter& out, const ProgramKernel& k) {
   out << YAML::EndMap;
 }
 
-void emit_collective_body(YAML::Emitter& out, const ProgramKernel& k) {
-  out << YAML::Key << "collective" << YAML::Value << YAML::Flow << YAML::BeginMap;
-  out << YAML::Key << "op" << YAML::Value << to_string(k.collective.op);
-  out << YAML::Key << "bytes" << YAML::Value << byte_count_text(k.collective.bytes);
-  out << YAML::Key << "impl" << YAML::Value << to_string(k.collective.impl);
-  if (k.collective.max_workgroups)
-    out << YAML::Key << "max_workgroups" << YAML::Value << *k.collective.max_workgroups;
-  if (k.collective.in_place) out << YAML::Key << "in_place" << YAML::Value << true;
-  if (k.collective.algorithm)
-    out << YAML::Key << "algorithm" << YAML::Value << to_string(*k.collective.algorithm);
-  if (k.collective.protocol)
-    out << YAML::Key << "protocol" << YAML::Value << to_string(*k.collective.protocol);
-  if (k.collective.channels) out << YAML::Key << "channels" << YAML::Value << *k.collective.channels;
-  out << YAML::EndMap;
-}
-
 void emit_memory_body(YAML::Emitter& out, const ProgramKernel& k) {
   out << YAML::Key << "memory" << YAML::Value << YAML::Flow << YAML::BeginMap;
   out << YAML::Key << "bytes" << YAML::Value << byte_count_text(k.memory.bytes);
@@ -410,7 +394,7 @@ void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
   out << YAML::Key << "stream" << YAML::Value << YAML::DoubleQuoted << k.stream;
   switch (k.kind) {
     case KernelKind::gemm: emit_gemm_body(out, k); break;
-    case KernelKind::collective: emit_collective_body(out, k); break;
+    case KernelKind::collective: emit_collective_field(out, k.collective); break;
     case KernelKind::memory: emit_memory_body(out, k); break;
     case KernelKind::dma_copy:
       out << YAML::Key << "dma_copy" << YAML::Value << YAML::Flow << YAML::BeginMap;
@@ -427,7 +411,7 @@ void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
       } else {
         emit_memory_body(out, k);
       }
-      emit_collective_body(out, k);
+      emit_collective_field(out, k.collective);
       break;
     case KernelKind::measured:
       out << YAML::Key << "measured" << YAML::Value << YAML::Flow << YAML::BeginMap;

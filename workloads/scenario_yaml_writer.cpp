@@ -26,19 +26,6 @@ void emit_gemm(YAML::Emitter& out, const Gemm& g) {
   out << YAML::EndMap;
 }
 
-void emit_collective(YAML::Emitter& out, const Collective& c) {
-  out << YAML::Key << "collective" << YAML::Value << YAML::Flow << YAML::BeginMap;
-  out << YAML::Key << "op" << YAML::Value << to_string(c.op);
-  out << YAML::Key << "bytes" << YAML::Value << byte_count_text(c.bytes);
-  out << YAML::Key << "impl" << YAML::Value << to_string(c.impl);
-  if (c.max_workgroups) out << YAML::Key << "max_workgroups" << YAML::Value << *c.max_workgroups;
-  if (c.in_place) out << YAML::Key << "in_place" << YAML::Value << true;
-  if (c.algorithm) out << YAML::Key << "algorithm" << YAML::Value << to_string(*c.algorithm);
-  if (c.protocol) out << YAML::Key << "protocol" << YAML::Value << to_string(*c.protocol);
-  if (c.channels) out << YAML::Key << "channels" << YAML::Value << *c.channels;
-  out << YAML::EndMap;
-}
-
 void emit_scenario(YAML::Emitter& out, const Scenario& s) {
   out << YAML::BeginMap;
   emit_quoted(out, "name", s.name);
@@ -47,7 +34,7 @@ void emit_scenario(YAML::Emitter& out, const Scenario& s) {
   if (s.paper_taxonomy) out << YAML::Key << "taxonomy" << YAML::Value << to_string(*s.paper_taxonomy);
   if (s.gpus) out << YAML::Key << "gpus" << YAML::Value << *s.gpus;
   emit_gemm(out, s.gemm);
-  emit_collective(out, s.collective);
+  emit_collective_field(out, s.collective);
   if (!s.policies.empty()) {
     out << YAML::Key << "policies" << YAML::Value << YAML::Flow << YAML::BeginSeq;
     for (const std::string& p : s.policies) out << YAML::DoubleQuoted << p;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include "sim/base/units.h"
 #include "workloads/input_limits.h"
@@ -138,6 +139,19 @@ CollectiveField collective_field(StrictMap c, std::int64_t max_workgroups, Bound
     out.collective.channels = static_cast<int>(positive_integer(c, "channels", max_workgroups));
   c.finish();
   return out;
+}
+
+void emit_collective_field(YAML::Emitter& out, const Collective& c) {
+  out << YAML::Key << "collective" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "op" << YAML::Value << to_string(c.op);
+  out << YAML::Key << "bytes" << YAML::Value << byte_count_text(c.bytes);
+  out << YAML::Key << "impl" << YAML::Value << to_string(c.impl);
+  if (c.max_workgroups) out << YAML::Key << "max_workgroups" << YAML::Value << *c.max_workgroups;
+  if (c.in_place) out << YAML::Key << "in_place" << YAML::Value << true;
+  if (c.algorithm) out << YAML::Key << "algorithm" << YAML::Value << to_string(*c.algorithm);
+  if (c.protocol) out << YAML::Key << "protocol" << YAML::Value << to_string(*c.protocol);
+  if (c.channels) out << YAML::Key << "channels" << YAML::Value << *c.channels;
+  out << YAML::EndMap;
 }
 
 }  // namespace c3sim::wl

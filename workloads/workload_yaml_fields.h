@@ -10,6 +10,10 @@
 #include "workloads/collective.h"
 #include "workloads/gemm.h"
 
+namespace YAML {
+class Emitter;
+}
+
 namespace c3sim::wl {
 
 // An integer in 1..max.
@@ -46,5 +50,9 @@ struct CollectiveField {
   std::string bytes_key;
 };
 CollectiveField collective_field(StrictMap c, std::int64_t max_workgroups, BoundInMessage bound);
+
+// Writes `collective: {op, bytes, impl, ...}` as collective_field reads it back (the optional keys
+// only where set), for the scenario and program writers alike.
+void emit_collective_field(YAML::Emitter& out, const Collective& c);
 
 }  // namespace c3sim::wl

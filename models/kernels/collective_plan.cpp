@@ -150,9 +150,9 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
   p.reduction = t.reduces;
   // The library's usual algorithm (collective_tuner.h: default_algorithm); choose_protocol may
   // change it.
-  const AlgorithmShape usual = algorithm_shape(default_algorithm(coll.op, p.switched), coll.op, bytes, gpus);
-  p.algorithm = wl::to_string(default_algorithm(coll.op, p.switched));
-  p.steps = usual.steps;
+  const wl::CollectiveAlgorithm usual = default_algorithm(coll.op, p.switched);
+  p.algorithm = wl::to_string(usual);
+  p.steps = algorithm_shape(usual, coll.op, bytes, gpus).steps;
   p.channel_bw = cm.workgroup_copy_bw;
   // Input and output stream through the LLC.
   p.llc_footprint = wl::input_bytes(coll.op, bytes, gpus) + bytes;

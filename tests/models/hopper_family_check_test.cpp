@@ -1,11 +1,11 @@
 // The Hopper family file's mechanisms (hardware/presets/families/hopper.yaml) against C3 records
 // that nothing was fitted to: the H100 measurement script (hardware/measurements/h100x2/) run on
-// 2 x H200 (hardware/measurements/h200x2_family_check/), Table I under base, sp, prio, rp:16,
-// rp:32, dma and dma_sp, predicted by the `h200-sxm` preset with the node's GPU count set to the
-// records' (--cross). The targets are the family's: C3 mean |error| <= 6% and the predicted best
-// policy within 2% of the measured best in >= 90% of scenarios. The picks miss that target; each
-// scenario whose pick costs more than 2% is listed below with the records' reason, and a listed
-// scenario must still miss, so closing one means deleting its line.
+// 2 x H100 and on 2 x H200 (hardware/measurements/h200x2_family_check/), Table I under base, sp,
+// prio, rp:16, rp:32, dma and dma_sp, predicted by the `h100-sxm` / `h200-sxm` preset with the
+// node's GPU count set to the records' (--cross). The targets are the family's: C3 mean |error| <= 6% and the
+// predicted best policy within 2% of the measured best in >= 90% of scenarios. The picks miss that target;
+// each scenario whose pick costs more than 2% is listed below with the records' reason, and a listed scenario
+// must still miss, so closing one means deleting its line.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -23,16 +23,18 @@ namespace {
 
 const std::string kFamilyCheck =
     std::string(C3SIM_SOURCE_DIR) + "/hardware/measurements/h200x2_family_check/h200x2_table1.jsonl";
+const std::string kH100Check =
+    std::string(C3SIM_SOURCE_DIR) + "/hardware/measurements/h100x2/h100x2_table1.jsonl";
 
 constexpr double kTargetMeanAbsPct = 6.0;
 constexpr double kTargetGoodPicks = 0.90;
 
 // The file's isolated records and its C3 records under the policies the H100 check scores
 // (vendor_zero_cta and vendor_zero_cta_sp, NCCL's zero-CTA path, are left out as in its README).
-std::vector<wl::Record> scored_records() {
+std::vector<wl::Record> scored_records(const std::string& file = kFamilyCheck) {
   const std::set<std::string> policies{"base", "sp", "prio", "rp:16", "rp:32", "dma", "dma_sp"};
   std::vector<wl::Record> out;
-  for (wl::Record& r : wl::read_measurements(kFamilyCheck)) {
+  for (wl::Record& r : wl::read_measurements(file)) {
     const auto* c3 = std::get_if<wl::C3Record>(&r);
     if (c3 == nullptr || policies.contains(c3->policy)) out.push_back(std::move(r));
   }
@@ -90,6 +92,41 @@ TEST(HopperFamilyCheck, TwoH200PicksMissOnlyTheKnownScenarios) {
   // The known gaps are what keeps the picks under the target.
   EXPECT_LT(r.picks_within_2pct, kTargetGoodPicks);
   EXPECT_NEAR(r.picks_within_2pct, 1.0 - static_cast<double>(known_bad_picks().size()) / 56.0, 1e-12);
+}
+
+ValidationReport h100_check() {
+  ValidationOptions options;
+  options.cross = true;
+  return validate_predictions(hw::load_hardware("h100-sxm"), scored_records(kH100Check), "h100x2", options);
+}
+
+// 2 x H100, no refit: the error target is missed (7.9%, c3sim fast on every policy, -5.1% on dma
+// to -9.7% on sp; hardware/measurements/h100x2/README.md). Alone, the GEMMs are within -5.8..+0.5%
+// (the two 38 ms ones end at the power cap: SM clock 1425-1665 MHz, reason 0x4) and NCCL's
+// all-gather within the H200's (7.44 against 7.46 ms at 4 GiB); together they lose more on the
+// H100's HBM3 (3.35 TB/s) than the model charges.
+TEST(HopperFamilyCheck, TwoH100TableOneMissesTheErrorTarget) {
+  const ValidationReport r = h100_check();
+  ASSERT_EQ(r.rows.size(), 392U);
+  ASSERT_EQ(r.scenarios.size(), 56U);
+  EXPECT_GT(r.mean_abs_pct_error, kTargetMeanAbsPct)
+      << "meets the target now: update the README and this test";
+  EXPECT_LT(r.mean_abs_pct_error, 9.0);
+  for (const auto& [policy, stats] : r.by_policy) EXPECT_LT(stats.mean_signed_pct_error, 0.0) << policy;
+}
+
+// The H100's picks miss where the H200's do, for the family's reasons (above): sp fast beside
+// the 8192^3 GEMM at 2-4 GiB and beside 16384 x 8192 x 16384 at 256 MiB, and the dma / dma_sp
+// tie at 1 GiB (all-to-all only here). 49 of 56 within 2% (87.5%).
+TEST(HopperFamilyCheck, TwoH100PicksMissWhereTheFamilyDoes) {
+  const ValidationReport r = h100_check();
+  const std::set<std::string> known{"cb1_1G_a2a", "cb1_2G_ag",   "cb1_2G_a2a",  "cb1_4G_ag",
+                                    "cb1_4G_a2a", "cb2_256M_ag", "cb2_256M_a2a"};
+  std::set<std::string> bad;
+  for (const ScenarioVerdict& v : r.scenarios)
+    if (!v.good_pick()) bad.insert(v.scenario);
+  EXPECT_EQ(bad, known);
+  for (const std::string& s : bad) EXPECT_TRUE(known_bad_picks().contains(s)) << s << ": not a miss on H200";
 }
 
 }  // namespace

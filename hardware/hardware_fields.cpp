@@ -84,6 +84,7 @@ bool has_hbm_queueing(const NodeSpec& s) { return s.model.memory.hbm_queueing; }
 bool has_stream_bw(const NodeSpec& s) { return s.model.memory.workgroup_stream_bw != 0; }
 bool has_gather(const NodeSpec& s) { return s.model.memory.gather_latency != 0; }
 bool has_power(const NodeSpec& s) { return s.model.power.limit != 0; }
+bool has_power_window(const NodeSpec& s) { return s.model.power.window != 0; }
 bool has_message_overhead(const NodeSpec& s) { return s.model.fused.message_overhead >= 0; }
 bool has_occupancy_ratio(const NodeSpec& s) { return s.model.fused.occupancy_ratio != 1; }
 // The cluster section: absent = one node (nics_per_node 0); its fields come as a set (validate()).
@@ -320,6 +321,7 @@ constexpr FieldLine kLines[] = {
   {"model.power.static",              D::power,  C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::static_power>, has_power},
   {"model.power.energy_per_flop",     D::energy, C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::energy_per_flop>, has_power},
   {"model.power.energy_per_hbm_byte", D::energy, C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::energy_per_hbm_byte>, has_power},
+  {"model.power.window",              D::time,   C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::window>, has_power_window},
 
   {"model.fused.message_overhead", D::time,          C::non_negative, kOpt, at<&S::model, &M::fused, &FusedModel::message_overhead>, has_message_overhead},
   {"model.fused.occupancy_ratio",  D::dimensionless, C::fraction,     kOpt, at<&S::model, &M::fused, &FusedModel::occupancy_ratio>, has_occupancy_ratio},

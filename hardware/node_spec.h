@@ -295,6 +295,10 @@ struct PowerModel {
   double static_power = 0;         // static: what the board draws busy but without that work (W)
   double energy_per_flop = 0;      // energy_per_flop: J per GEMM FLOP on the matrix units
   double energy_per_hbm_byte = 0;  // energy_per_hbm_byte: J per byte read or written in HBM
+  // window: the power manager's averaging time constant (s). 0 = the limit binds on the draw at
+  // each instant; > 0 = on its exponential average over this time (models/node/power_window.h),
+  // so a burst shorter than the window runs unthrottled and a sustained load settles at the limit.
+  double window = 0;
 };
 
 // Fused compute + communication kernels (models/kernels/fused_kernel.h): a producer's workgroups

@@ -172,6 +172,10 @@ struct Program {
   std::optional<ProgramDevice> device;  // the traced GPU, when imported from a trace that names it
   // All-GPU mode: run every rank even when they are all alike; per-rank differences.
   bool all_gpus = false;
+  // One iteration of a loop that runs back to back (`steady_state:`; a profiled training step): on
+  // hardware with a power window, the board starts at the averaged power the previous iteration
+  // left, not rested.
+  bool steady_state = false;
   std::vector<RankImbalance> imbalance;
   std::vector<RankOverride> rank_overrides;
   // One kernel list per rank (`ranks:` in the file), every rank of the program once; then `kernels`

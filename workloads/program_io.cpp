@@ -298,6 +298,7 @@ Program parse_program(StrictMap m) {
   if (m.has("measured_profiler_step_us"))
     p.measured_profiler_step_us = non_negative(m, "measured_profiler_step_us");
   p.all_gpus = m.optional_boolean("all_gpus").value_or(false);
+  p.steady_state = m.optional_boolean("steady_state").value_or(false);
   if (m.has("device")) p.device = parse_device(m.map("device"));
   if (m.has("imbalance")) {
     const std::vector<YAML::Node> items = m.sequence("imbalance");
@@ -435,6 +436,7 @@ void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
 
 void emit_rank_differences(YAML::Emitter& out, const Program& p) {
   if (p.all_gpus) out << YAML::Key << "all_gpus" << YAML::Value << true;
+  if (p.steady_state) out << YAML::Key << "steady_state" << YAML::Value << true;
   if (!p.imbalance.empty()) {
     out << YAML::Key << "imbalance" << YAML::Value << YAML::BeginSeq;
     for (const auto& im : p.imbalance) {

@@ -74,6 +74,8 @@ public:
   // HBM bytes `demands` already charges it (its demands on any of the HBM resources), so every
   // requester's HBM traffic draws power without restating its bytes.
   void add_power_demand(std::vector<engine::Demand>& demands, double flops_per_unit = 0) const;
+  // The board power resource (-1 without model.power).
+  [[nodiscard]] engine::ResourceId power() const { return power_; }
 
   // The last memory level a kernel's requests queue at: the LLC, or HBM without one.
   [[nodiscard]] engine::ResourceId queueing_level(KernelClass k) const {

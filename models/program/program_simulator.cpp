@@ -1,8 +1,10 @@
 #include "models/program/program_simulator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -17,6 +19,7 @@
 #include "models/node/interference_state.h"
 #include "models/node/memory_load_observer.h"
 #include "models/node/node_resources.h"
+#include "models/node/power_window.h"
 #include "models/program/counterfactuals.h"
 #include "sim/base/errors.h"
 #include "sim/engine/gpu_dispatcher.h"
@@ -88,6 +91,29 @@ void check_program_nodes(const wl::Program& program, const hw::NodeSpec& spec) {
 }
 
 ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& knobs) {
+  const hw::PowerModel& power = spec_.model.power;
+  if (!p.steady_state || !(power.limit > 0 && power.window > 0)) return simulate_once(p, knobs);
+  // Iterations of a loop run back to back: each starts where the last left the averaged power.
+  // From the limit (a board that has been running it), the fixed point is met in a few runs.
+  constexpr int kMaxIterations = 8;
+  constexpr double kTolerance = 1e-3;
+  ProgramKnobs quiet = knobs;
+  quiet.trace = nullptr;
+  quiet.tally = false;
+  double start = power.limit - power.static_power;
+  for (int i = 0; i < kMaxIterations; ++i) {
+    quiet.power_start = start;
+    const ProgramRun run = simulate_once(p, quiet);
+    const bool repeats = std::abs(run.power_end - start) <= kTolerance * (power.limit - power.static_power);
+    start = run.power_end;
+    if (repeats) break;
+  }
+  ProgramKnobs last = knobs;
+  last.power_start = start;
+  return simulate_once(p, last);
+}
+
+ProgramRun ProgramSimulator::simulate_once(const wl::Program& p, const ProgramKnobs& knobs) {
   wl::validate_program(p);
   check_program_nodes(p, spec_);
   const int gpus = p.gpus.value_or(spec_.interconnect.gpus);
@@ -188,6 +214,13 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
                         spec_.model.collective.memory_stall_fraction > 0 ||
                         spec_.model.dma.memory_stall_fraction > 0;
   if (has_gemm && has_other && queueing) sim.add_observer(&memory_load);
+  // After the memory observer: it may re-rate flows, and the power draw is read from their rates.
+  std::optional<PowerWindowObserver> power_window;
+  if (res.power() >= 0 && spec_.model.power.window > 0) {
+    const hw::PowerModel& pm = spec_.model.power;
+    power_window.emplace(sim, res.power(), pm.limit - pm.static_power, pm.window, knobs.power_start);
+    sim.add_observer(&*power_window);
+  }
 
   // The listener visits, in ascending kernel order (so pollution sums in a fixed order), the
   // released kernels of an interference class whose residency may have moved: those with
@@ -463,6 +496,10 @@ ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& 
   sim.run();
 
   ProgramRun out;
+  if (power_window) {
+    out.power_start = knobs.power_start;
+    out.power_end = power_window->average();
+  }
   out.kernels.reserve(n);
   const std::vector<int> prev_on_stream = wl::stream_predecessors(p);
   TimePs last = 0;

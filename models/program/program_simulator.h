@@ -44,6 +44,9 @@ struct ProgramKnobs {
   // Per kernel: hold the next CU kernel of its stream until this one's gated end (a collective
   // kernel waiting for a slower peer still occupies its stream); empty = none.
   std::vector<bool> hold_stream;
+  // With a power window (model.power.window): the averaged dynamic power at the run's start (W
+  // above model.power.static; 0 = a rested board). A `steady_state` program finds its own.
+  double power_start = 0;
 };
 
 struct KernelRun {
@@ -77,6 +80,9 @@ struct ProgramRun {
   std::vector<KernelRun> kernels;  // program order
   double step_us = 0;              // first launch (the program's start_us) to last end
   BottleneckTally tally;           // with ProgramKnobs::tally; by kernel index
+  // With a power window: the averaged dynamic power (W above static) at the run's start and end.
+  double power_start = 0;
+  double power_end = 0;
 };
 
 struct KernelResult {
@@ -131,7 +137,10 @@ public:
 
   [[nodiscard]] const hw::NodeSpec& spec() const { return spec_; }
 
-  // Validates (InputError) then simulates the program once.
+  // Validates (InputError) then simulates the program once. A `steady_state` program on hardware
+  // with a power window starts from the averaged power its own previous iteration leaves: it is
+  // run from the limit until the average at its end repeats the one at its start (within 0.1%),
+  // and the last run is returned.
   ProgramRun simulate(const wl::Program& program, const ProgramKnobs& knobs = {});
   // Kernel k of the program alone on its stream, launched at t = 0: end time in us. Memoized.
   double isolated_us(const wl::Program& program, int kernel);
@@ -150,6 +159,8 @@ public:
   [[nodiscard]] std::vector<double> launch_times_us(const wl::Program& program) const;
 
 private:
+  ProgramRun simulate_once(const wl::Program& program, const ProgramKnobs& knobs);
+
   // The same with each kernel's isolated time given (in program order).
   double ideal_us(const wl::Program& program, const std::vector<double>& iso);
 

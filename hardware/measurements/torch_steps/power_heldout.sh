@@ -7,7 +7,8 @@
 # x4 -> x2 transfer (calibrate on the 4 x H200 isolated records, validate 2 x H200 Table I --cross)
 # and the new-shapes conditioned row (calibrate on the 228 conditioned scenarios' isolated records,
 # the CTA sweep and the partition records, validate their c3 records). Prints C3 MAE, signed error,
-# picks within 2% and mean pick cost, then each policy's MAE / signed error.
+# picks within 2% and mean pick cost, then each policy's MAE / signed error. WINDOW=20 (ms,
+# environment) puts the limit on the draw averaged over that window (model.power.window).
 set -eu
 c3sim=${1:-build/sim/cli/c3sim}
 shift || true
@@ -24,6 +25,7 @@ cp $M/h200-sxm-x2.yaml "$tmp/h200-sxm-x2.yaml"
 power_file() { # BASE NAME PJ
   printf 'extends: %s\nname: %s\nmodel:\n  gemm:\n    matrix_efficiency: 0.96\n  power:\n    limit: 700 W\n' "$1" "$2"
   printf '    static: 157 W\n    energy_per_flop: 0.683 pJ\n    energy_per_hbm_byte: %s pJ\n' "$3"
+  if [ -n "${WINDOW:-}" ]; then printf '    window: %s ms\n' "$WINDOW"; fi
 }
 report() { # LABEL JSON...
   local label=$1

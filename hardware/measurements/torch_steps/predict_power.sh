@@ -10,6 +10,9 @@
 # rank's trace run with --all-gpus). HBM_PJ replaces the block's energy per HBM byte (pJ), e.g. 20, inside
 # the 14-27 pJ that power/ bounds it to beside a capped GEMM (docs/known-limits.md): the step, its error against the unprofiled median (rank 0's;
 # the slower rank's for all ranks), and per_kernel.py's GEMM and collective MAE / signed error.
+# WINDOW=20 (ms, environment) puts the limit on the draw averaged over that window
+# (model.power.window) and runs each imported step as a steady-state iteration (`steady_state:
+# true`: the 20 timed steps ran back to back), so it starts where its own end leaves the average.
 set -eu
 c3sim=${1:-build/sim/cli/c3sim}
 timing=${2:-conditioned}
@@ -17,12 +20,16 @@ here=hardware/measurements/torch_steps
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 power=$(sed -n '/^  power:/,$p' examples/h200_power_cap.yaml)
+window=${WINDOW:+    window: $WINDOW ms}
+[ -n "$window" ] && power=$(printf '%s\n%s' "$power" "$window")
 if [ -n "${3:-}" ]; then
   power=$(printf '%s\n' "$power" | sed -e "s/energy_per_hbm_byte: [0-9.]* pJ .*/energy_per_hbm_byte: $3 pJ/")
   sed -e "s/energy_per_hbm_byte: [0-9.]* pJ .*/energy_per_hbm_byte: $3 pJ/" examples/h200_power_cap.yaml >"$tmp/power_cap.yaml"
 else
   cp examples/h200_power_cap.yaml "$tmp/power_cap.yaml"
 fi
+[ -n "$window" ] && printf '%s\n' "$window" >>"$tmp/power_cap.yaml"
+steady() { [ -n "$window" ] && sed -i '0,/^    source:/s//    steady_state: true\n    source:/' "$1"; true; }
 echo "step,hardware,mode,predicted_us,unprofiled_median_us,step_error_pct,gemm_n,gemm_mae_pct,gemm_signed_pct,coll_n,coll_mae_pct,coll_signed_pct"
 for dir in "$here"/*/; do
   s=$(basename "$dir")
@@ -32,8 +39,10 @@ for dir in "$here"/*/; do
   printf 'extends: %s\nname: %s-power\nmodel:\n%s\n' "$s.none.yaml" "$s" "$power" >"$tmp/$s.merged.yaml"
   "$c3sim" calibrate "$tmp/$s.iso.jsonl" --hardware "$tmp/power_cap.yaml" -o "$tmp/$s.chained.yaml" 2>/dev/null
   "$c3sim" import --from torch-profiler "$dir/rank0.json" --name "$s" -o "$tmp/$s.rank0.yaml" 2>/dev/null
+  steady "$tmp/$s.rank0.yaml"
   # shellcheck disable=SC2046,SC2012
   "$c3sim" import --from torch-profiler $(ls "$dir"/rank*.json | sort -V) --name "$s" -o "$tmp/$s.all_ranks.yaml" 2>/dev/null
+  steady "$tmp/$s.all_ranks.yaml"
   for hw in none merged chained; do
     for mode in rank0 all_ranks; do
       flags=()

@@ -62,6 +62,7 @@ bool has_ll_channel_bw(const NodeSpec& s) { return s.model.collective.ll_channel
 bool has_ll128_protocol(const NodeSpec& s) { return s.model.collective.ll128_protocol_efficiency != 0; }
 bool has_ll128_channel_bw(const NodeSpec& s) { return s.model.collective.ll128_channel_bw != 0; }
 bool has_max_channels(const NodeSpec& s) { return s.model.collective.max_channels != 0; }
+bool has_nvls(const NodeSpec& s) { return s.model.collective.nvls_all_reduce_bw != 0; }
 bool has_max_p2p_channels(const NodeSpec& s) { return s.model.collective.max_p2p_channels != 0; }
 bool has_partition_caps_channels(const NodeSpec& s) { return s.model.collective.partition_caps_channels; }
 // DMA-engine what-ifs: absent means today's host-driven, copy-only engine.
@@ -89,6 +90,7 @@ bool has_message_overhead(const NodeSpec& s) { return s.model.fused.message_over
 bool has_occupancy_ratio(const NodeSpec& s) { return s.model.fused.occupancy_ratio != 1; }
 // The cluster section: absent = one node (nics_per_node 0); its fields come as a set (validate()).
 bool has_cluster(const NodeSpec& s) { return s.cluster.present(); }
+bool has_cluster_channels(const NodeSpec& s) { return s.cluster.channels != 0; }
 bool has_cluster_nodes(const NodeSpec& s) { return s.cluster.nodes != 0; }
 bool has_message_rate(const NodeSpec& s) { return s.cluster.nic_message_rate != 0; }
 bool has_switch_latency(const NodeSpec& s) { return s.cluster.switch_latency != 0; }
@@ -236,6 +238,7 @@ constexpr FieldLine kLines[] = {
   {"cluster.oversubscription", D::dimensionless, C::at_least_one, kOpt, at<&S::cluster, &ClusterSpec::oversubscription>, has_fat_tree},
   {"cluster.nodes_per_leaf",   D::dimensionless, C::positive,     kOpt, at<&S::cluster, &ClusterSpec::nodes_per_leaf>, has_nodes_per_leaf},
   {"cluster.switch_latency",   D::time,          C::non_negative, kOpt, at<&S::cluster, &ClusterSpec::switch_latency>, has_switch_latency},
+  {"cluster.channels",         D::dimensionless, C::positive,     kOpt, at<&S::cluster, &ClusterSpec::channels>, has_cluster_channels},
 
   {"model.gemm.macro_tile_m",      D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::macro_tile_m>, nullptr},
   {"model.gemm.macro_tile_n",      D::dimensionless, C::positive, kReq, at<&S::model, &M::gemm, &GemmModel::macro_tile_n>, nullptr},
@@ -294,6 +297,8 @@ constexpr FieldLine kLines[] = {
   {"model.collective.ll128_step_latency", D::time, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::ll128_step_latency>, has_ll128_protocol},
   {"model.collective.ll128_protocol_efficiency", D::dimensionless, C::fraction, kOpt, at<&S::model, &M::collective, &CollectiveModel::ll128_protocol_efficiency>, has_ll128_protocol},
   {"model.collective.ll128_channel_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::ll128_channel_bw>, has_ll128_channel_bw},
+  {"model.collective.nvls_all_reduce_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::nvls_all_reduce_bw>, has_nvls},
+  {"model.collective.nvls_latency", D::time, C::non_negative, kOpt, at<&S::model, &M::collective, &CollectiveModel::nvls_latency>, has_nvls},
 
   {"model.dma.engine_bandwidth",   D::bandwidth,     C::positive,     kReq, at<&S::model, &M::dma, &DmaModel::engine_bw>, nullptr},
   {"model.dma.submit_latency",     D::time,          C::non_negative, kReq, at<&S::model, &M::dma, &DmaModel::submit_latency>, nullptr},

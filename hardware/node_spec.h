@@ -105,6 +105,9 @@ struct ClusterSpec {
   double oversubscription = 1;                // oversubscription (fat_tree): leaf down-ports over up-ports
   int nodes_per_leaf = 0;     // nodes_per_leaf (fat_tree): nodes under one leaf switch (0 = one)
   double switch_latency = 0;  // switch_latency: per switch a message crosses beyond the first
+  // channels: the library's channels for a ring or tree collective over several nodes, built from
+  // the network graph rather than the node's links (0 = the node's own, model.collective)
+  int channels = 0;
   [[nodiscard]] bool present() const { return nics_per_node > 0; }
 };
 
@@ -201,12 +204,18 @@ struct CollectiveModel {
   // (NCCL_PROTO=LL / LL128). A protocol without its own value takes the simple protocol's step
   // latency and channel rate and its wire format's payload share (workloads/collective_protocol.h);
   // the tuner (models/kernels/collective_tuner.h) only picks a protocol whose efficiency is given.
-  double ll_channel_bw = 0;                // ll_channel_bandwidth: payload bytes/s one channel sends under
-                                           //   LL (0 = workgroup_copy_bandwidth)
-  double ll128_step_latency = 0;           // ll128_step_latency: per step of LL128
-  double ll128_protocol_efficiency = 0;    // ll128_protocol_efficiency: payload share of LL128's link
-                                           //   bytes (0 = the model has no LL128)
-  double ll128_channel_bw = 0;             // ll128_channel_bandwidth: as ll_channel_bandwidth, for LL128
+  double ll_channel_bw = 0;              // ll_channel_bandwidth: payload bytes/s one channel sends under
+                                         //   LL (0 = workgroup_copy_bandwidth)
+  double ll128_step_latency = 0;         // ll128_step_latency: per step of LL128
+  double ll128_protocol_efficiency = 0;  // ll128_protocol_efficiency: payload share of LL128's link
+                                         //   bytes (0 = the model has no LL128)
+  double ll128_channel_bw = 0;           // ll128_channel_bandwidth: as ll_channel_bandwidth, for LL128
+  // NVLink SHARP (NVLS): the node's switches reduce and multicast. The library's all-reduce over
+  // several nodes uses it inside each node under a tree between nodes (NCCL's NVLSTree); one node
+  // keeps the ring or tree the node's measurements ran (NVLS disabled there).
+  double nvls_all_reduce_bw = 0;           // nvls_all_reduce_bandwidth: NVLS all-reduce's algorithm bandwidth
+                                           //   on one node (per-GPU buffer bytes per second; 0 = no NVLS)
+  double nvls_latency = 0;                 // nvls_latency: its fixed cost inside the node (reduce, multicast)
   int default_workgroups_all_gather = 64;  // default_workgroups_all_gather (RCCL default channels)
   int default_workgroups_all_to_all = 56;  // default_workgroups_all_to_all
   int default_workgroups_reduce = 64;      // default_workgroups_reduce (reduce-scatter, all-reduce)

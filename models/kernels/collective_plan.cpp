@@ -78,6 +78,44 @@ double split_rate(double link_share, double links, double nic) {
   return rate;
 }
 
+// The library's estimate of a plan's time: `step_latency` for the steps inside the node, the network
+// steps' latency, and `sent` bytes at the algorithm's share of the rate its links (`links` bytes/s)
+// and NIC (`nic` bytes/s) give.
+double estimate_time(const NetworkPlan& n, double sent, double step_latency, double links, double nic) {
+  return step_latency + n.latency() + sent / (n.bandwidth_share * split_rate(1 - n.nic_share, links, nic));
+}
+
+// NVLSTree as NCCL's tuner prices it (src/graph/tuning.cc): bytes at a bus bandwidth like the
+// ring's (algorithm bandwidth x 2 (R - 1) / R), the smaller of NVLS's inside the node and the
+// NICs' between nodes (twice the NICs' on two nodes, where the tree is one exchange each way), after
+// the NVLS latency and two network steps per tree level.
+double nvls_tree_estimate(const CollectivePlan& p, const hw::NodeSpec& spec, int nodes) {
+  const hw::ClusterSpec& c = spec.cluster;
+  const auto& cm = spec.model.collective;
+  const double g = p.gpus;
+  const double r = g * nodes;
+  const double nvls_bus = cm.nvls_all_reduce_bw * 2 * (g - 1) / g;
+  const double nic_bus = g * c.nic_bw / c.gpus_per_nic * (nodes <= 2 ? 2 : 1);
+  const NetworkPlan n = plan_network(p.coll.op, NetworkAlgorithm::nvls_tree, c, nodes, p.gpus, p.workgroups);
+  return cm.nvls_latency + n.latency() +
+         static_cast<double>(p.coll.bytes) * 2 * (r - 1) / r / std::min(nvls_bus, nic_bus);
+}
+
+// NVLSTree as it runs: each GPU's S bytes cross its switch port once each way (the switch reduces
+// the GPU's share from every GPU of the node, then multicasts the result), at the NVLS all-reduce's
+// rate; its S / g share runs the double binary tree between nodes over its NIC
+// (double_binary_tree_load x S / g each way). The two proceed in parallel, pipelined.
+void plan_nvls_tree(CollectivePlan& p, const hw::NodeSpec& spec, int nodes) {
+  const auto& cm = spec.model.collective;
+  p.network = plan_network(p.coll.op, NetworkAlgorithm::nvls_tree, spec.cluster, nodes, p.gpus, p.workgroups);
+  const double load = double_binary_tree_load(nodes);
+  p.bytes_sent = static_cast<double>(p.coll.bytes) * (1 + load / p.gpus);
+  p.link_efficiency = cm.nvls_all_reduce_bw / p.aggregate_link_rate(cm.link_bw);
+  p.algorithm = "nvls_tree";
+  p.steps = 1;
+  p.step_latency = cm.nvls_latency;
+}
+
 // The plan over several nodes: every rank of nodes x gpus, the library's algorithm (or the one the
 // call names) and the network share of its bytes (network_plan.h), the simple protocol.
 void plan_across_nodes(CollectivePlan& p, const hw::NodeSpec& spec, int nodes) {
@@ -104,19 +142,22 @@ void plan_across_nodes(CollectivePlan& p, const hw::NodeSpec& spec, int nodes) {
   p.algorithm = "ring";
   p.steps = t.link_passes * (ranks - 1);
   if (p.coll.op != wl::CollectiveOp::all_reduce) return;
-  // All-reduce: a tree (a chain through the node's GPUs, a binary tree between nodes; each GPU
-  // sends the data up once and down once) when the library's estimate says so: latency of its
-  // steps plus bytes at its bus bandwidth (kTreeBandwidthShare of the ring's).
+  // All-reduce: the tree (a chain through the node's GPUs, a binary tree between nodes; each GPU
+  // sends the data up once and down once) or, where the node's switches reduce, NVLSTree, when the
+  // library's estimate says so: latency of its steps plus bytes at its bus bandwidth (the tree's
+  // kTreeBandwidthShare of the ring's). A call that names its algorithm runs it.
+  const double ring_time = estimate_time(*p.network, p.bytes_sent, p.steps * p.step_latency, links, nic_rate);
   NetworkPlan tree = plan_network(p.coll.op, NetworkAlgorithm::tree, c, nodes, p.gpus, p.workgroups);
   const double tree_sent = 2.0 * bytes;
   const int tree_steps = 2 * (p.gpus - 1);
   tree.bandwidth_share = kTreeBandwidthShare;
-  const auto estimate = [&](const NetworkPlan& n, double sent, int steps) {
-    return steps * p.step_latency + n.latency() +
-           sent / (n.bandwidth_share * split_rate(1 - n.nic_share, links, nic_rate));
-  };
-  const double ring_time = estimate(*p.network, p.bytes_sent, p.steps);
-  const double tree_time = estimate(tree, tree_sent, tree_steps);
+  const double tree_time = estimate_time(tree, tree_sent, tree_steps * p.step_latency, links, nic_rate);
+  const bool nvls = !p.coll.algorithm && cm.nvls_all_reduce_bw > 0 && p.switched && p.gpus > 1;
+  const double nvls_time = nvls ? nvls_tree_estimate(p, spec, nodes) : 1e300;
+  if (nvls && nvls_time < std::min(ring_time, tree_time)) {
+    plan_nvls_tree(p, spec, nodes);
+    return;
+  }
   const bool tree_runs =
       p.coll.algorithm ? *p.coll.algorithm == wl::CollectiveAlgorithm::tree : tree_time < ring_time;
   if (tree_runs) {
@@ -162,6 +203,11 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
   const hw::CollectiveModel& lib = spec.model.collective;
   const int built = t.point_to_point ? lib.max_p2p_channels : lib.max_channels;
   if (built > 0 && gpus == spec.interconnect.gpus) p.workgroups = std::min(p.workgroups, built);
+  // Over several nodes a ring or tree collective has the channels the library builds from the
+  // network graph (cluster.channels), whatever the node's own count; a cap below them still caps.
+  if (nodes > 1 && !t.point_to_point && spec.cluster.channels > 0)
+    p.workgroups = std::min(workgroups.value_or(coll.max_workgroups.value_or(spec.cluster.channels)),
+                            spec.cluster.channels);
   if (coll.channels) p.workgroups = workgroups ? std::min(*workgroups, *coll.channels) : *coll.channels;
   if (p.workgroups <= 0) throw ModelError("a CU collective needs at least one workgroup");
   if (nodes > 1) {

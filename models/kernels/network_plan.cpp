@@ -11,6 +11,7 @@ const char* to_string(NetworkAlgorithm a) {
     case NetworkAlgorithm::ring: return "ring";
     case NetworkAlgorithm::tree: return "tree";
     case NetworkAlgorithm::direct: return "direct";
+    case NetworkAlgorithm::nvls_tree: return "nvls_tree";
   }
   return "?";
 }
@@ -23,8 +24,44 @@ double nic_share(NetworkAlgorithm algorithm, int nodes, int gpus) {
     case NetworkAlgorithm::ring:
     case NetworkAlgorithm::tree: return 1.0 / g;
     case NetworkAlgorithm::direct: return (r - g) / (r - 1);
+    case NetworkAlgorithm::nvls_tree: {
+      const double load = double_binary_tree_load(nodes);
+      return load / (g + load);
+    }
   }
   return 0;
+}
+
+namespace {
+
+// Edges of `rank` (parent and children) in NCCL's binary tree over `nranks` (ncclGetBtree: root 0,
+// children found by the lowest set bit).
+int btree_edges(int nranks, int rank) {
+  if (rank == 0) return nranks > 1 ? 1 : 0;
+  int bit = 1;
+  while (bit < nranks && (bit & rank) == 0) bit <<= 1;
+  int edges = 1;  // the parent
+  int lowbit = bit >> 1;
+  if (lowbit == 0) return edges;
+  ++edges;  // down0 = rank - lowbit, always within bounds
+  int down1 = rank + lowbit;
+  while (down1 >= nranks) {
+    down1 = lowbit == 0 ? -1 : rank + lowbit;
+    lowbit >>= 1;
+  }
+  return down1 >= 0 ? edges + 1 : edges;
+}
+
+}  // namespace
+
+double double_binary_tree_load(int nodes) {
+  if (nodes < 2) return 0;
+  int busiest = 0;
+  for (int n = 0; n < nodes; ++n) {
+    const int second = nodes % 2 == 1 ? (n - 1 + nodes) % nodes : nodes - 1 - n;
+    busiest = std::max(busiest, btree_edges(nodes, n) + btree_edges(nodes, second));
+  }
+  return busiest / 2.0;
 }
 
 double spine_share(NetworkAlgorithm algorithm, int nodes, int nodes_per_leaf) {
@@ -37,7 +74,8 @@ double spine_share(NetworkAlgorithm algorithm, int nodes, int nodes_per_leaf) {
       for (int n = 0; n < nodes; ++n) crossing += leaf_of(n) != leaf_of((n + 1) % nodes) ? 1 : 0;
       return static_cast<double>(crossing) / nodes;
     }
-    case NetworkAlgorithm::tree: {
+    case NetworkAlgorithm::tree:
+    case NetworkAlgorithm::nvls_tree: {
       int crossing = 0;
       for (int n = 1; n < nodes; ++n) crossing += leaf_of(n) != leaf_of((n - 1) / 2) ? 1 : 0;
       return static_cast<double>(crossing) / (nodes - 1);
@@ -74,7 +112,8 @@ NetworkPlan plan_network(wl::CollectiveOp op, NetworkAlgorithm algorithm, const 
     // NCCL's cost model (src/graph/tuning.cc): a ring pays the network latency on nNodes - 1 of
     // each pass's steps, a tree twice per level (reduce up, broadcast down), an all-to-all once.
     case NetworkAlgorithm::ring: p.network_steps = passes * (nodes - 1); break;
-    case NetworkAlgorithm::tree: p.network_steps = 2 * log2_nodes; break;
+    case NetworkAlgorithm::tree:
+    case NetworkAlgorithm::nvls_tree: p.network_steps = 2 * log2_nodes; break;
     case NetworkAlgorithm::direct: p.network_steps = 1; break;
   }
   // A message that crosses the spine passes two switches more (leaf, spine, leaf); the ring's steps

@@ -24,9 +24,10 @@ namespace c3sim::models {
 
 // How NCCL/RCCL build a collective over ranks on several nodes.
 enum class NetworkAlgorithm {
-  ring,    // one ring over every rank; its inter-node hops go over the NICs, rings rotated over them
-  tree,    // all-reduce: a chain inside each node, a double binary tree between nodes
-  direct,  // all-to-all: one send per peer, off-node peers over the NICs
+  ring,       // one ring over every rank; its inter-node hops go over the NICs, rings rotated over them
+  tree,       // all-reduce: a chain inside each node, a double binary tree between nodes
+  direct,     // all-to-all: one send per peer, off-node peers over the NICs
+  nvls_tree,  // all-reduce: NVLink SHARP inside each node, a double binary tree between nodes
 };
 const char* to_string(NetworkAlgorithm a);
 
@@ -49,8 +50,19 @@ struct NetworkPlan {
 // ranks: a ring leaves each node once per ring and the rings rotate over the node's GPUs (1 / g);
 // the tree's inter-node edges carry the same 2 S / g per GPU as the ring (each node sends its
 // reduced data up once and the result down once per tree, two trees of half the data); an
-// all-to-all's blocks for the (N - 1) g off-node peers ((R - g) / (R - 1) of its sends).
+// all-to-all's blocks for the (N - 1) g off-node peers ((R - g) / (R - 1) of its sends). NVLSTree:
+// each GPU sends its S over the switch (NVLS reduce, then multicast) and runs the trees on its S / g
+// share of the reduced buffer over its NIC, double_binary_tree_load(N) x S / g of it, so the NIC's
+// share of its S (1 + load / g) is load / (g + load).
 double nic_share(NetworkAlgorithm algorithm, int nodes, int gpus);
+
+// NCCL's double binary tree over `nodes` (src/graph/trees.cc, ncclGetDtree: a binary tree and its
+// mirror, or its shift by one for an odd count), each tree carrying half the data up to the root
+// and back down: what the busiest node sends (and receives) per byte of the data, i.e. half the sum
+// of its edges in the two trees. Every node's tree steps wait on the busiest one. 1 on two nodes
+// (each sends its half up one tree and the other half down the other), 2 from four nodes on (a node
+// with a parent and two children in one tree is a leaf of the other).
+double double_binary_tree_load(int nodes);
 
 // Share of a NIC's bytes that crosses the spine of a fat tree with `nodes_per_leaf` nodes under each
 // leaf (0 = one): a ring's node-to-node hops cross between leaves ceil(N / L) times of N; an

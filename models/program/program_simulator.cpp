@@ -16,6 +16,7 @@
 #include "models/kernels/gemm_kernel.h"
 #include "models/kernels/measured_kernel.h"
 #include "models/kernels/memory_kernel.h"
+#include "models/kernels/network_plan.h"
 #include "models/node/interference_state.h"
 #include "models/node/memory_load_observer.h"
 #include "models/node/node_resources.h"
@@ -402,8 +403,15 @@ ProgramRun ProgramSimulator::simulate_once(const wl::Program& p, const ProgramKn
       case wl::KernelKind::fused: {
         // The producer's own model does the compute phase; as a GEMM it is one for the caches too.
         // Over several nodes the collective's network plan says which share of the bytes goes to
-        // peers on other nodes (NIC puts); the rest crosses the links.
-        const CollectivePlan plan = plan_collective(k.collective, spec_, gpus, std::nullopt, nodes);
+        // peers on other nodes (NIC puts); the rest crosses the links. The puts are the kernel's own:
+        // NVLink SHARP's reduction in the switch is the library's (NVLSTree), so it sends what the
+        // library's ring or tree would.
+        CollectivePlan plan = plan_collective(k.collective, spec_, gpus, std::nullopt, nodes);
+        if (plan.network && plan.network->algorithm == NetworkAlgorithm::nvls_tree) {
+          hw::NodeSpec without_nvls = spec_;
+          without_nvls.model.collective.nvls_all_reduce_bw = 0;
+          plan = plan_collective(k.collective, without_nvls, gpus, std::nullopt, nodes);
+        }
         std::shared_ptr<engine::WorkgroupModel> producer;
         std::int64_t workgroups = 0;
         engine::KernelKind owner_kind = engine::KernelKind::memory;

@@ -46,6 +46,29 @@ TEST(ClusterFields, SetFieldParsesUnitsAndSpellings) {
                      "cluster.nic_bandwidth");
 }
 
+TEST(ClusterFields, NetworkChannelsAndNvlinkSharpAreOptional) {
+  // Hopper: 16 channels over nodes (one ring per NIC, duplicated) and NVLink SHARP; MI300X neither,
+  // so its collectives over nodes keep the node's channels and never run NVLSTree.
+  const NodeSpec h100 = load_hardware("h100-sxm");
+  EXPECT_EQ(h100.cluster.channels, 16);
+  EXPECT_DOUBLE_EQ(h100.model.collective.nvls_all_reduce_bw, 275e9);
+  EXPECT_DOUBLE_EQ(h100.model.collective.nvls_latency, 25e-6);
+  const NodeSpec mi300x = load_hardware("mi300x");
+  EXPECT_EQ(mi300x.cluster.channels, 0);
+  EXPECT_DOUBLE_EQ(mi300x.model.collective.nvls_all_reduce_bw, 0.0);
+  EXPECT_EQ(get_field(h100, "cluster.channels"), "16");
+  NodeSpec s = h100;
+  set_field(s, "cluster.channels", "24");
+  set_field(s, "model.collective.nvls_all_reduce_bandwidth", "300 GB/s");
+  EXPECT_EQ(s.cluster.channels, 24);
+  EXPECT_DOUBLE_EQ(s.model.collective.nvls_all_reduce_bw, 300e9);
+  expect_input_error([&] { set_field(s, "cluster.channels", "0"); }, "<override>", 0, "cluster.channels");
+  expect_input_error([&] { set_field(s, "model.collective.nvls_all_reduce_bandwidth", "5 us"); },
+                     "<override>", 0, "model.collective.nvls_all_reduce_bandwidth");
+  expect_input_error([&] { set_field(s, "model.collective.nvls_latency", "-1 us"); }, "<override>", 0,
+                     "model.collective.nvls_latency");
+}
+
 TEST(ClusterFields, ErrorsNameTheFileLineAndKey) {
   ScratchDir dir;
   const std::string unit = dir.write("unit.yaml",

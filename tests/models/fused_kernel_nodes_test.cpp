@@ -155,5 +155,31 @@ TEST(FusedKernelNodes, ReduceScatterSendsTheRingsShareOverTheNic) {
   EXPECT_GT(slow_us, two_us);
 }
 
+TEST(FusedKernelNodes, AllReduceSendsTheLibrarysRingOrTreeShareNotNvlsTree) {
+  // The library's all-reduce over H100 nodes runs NVLSTree (the switch reduces); a fused kernel's
+  // puts cannot use the switch, so it sends what the ring or tree would: NVLS in the hardware file
+  // changes nothing for it.
+  const hw::NodeSpec spec = hw::load_hardware("h100-sxm");
+  wl::Collective ar;
+  ar.op = wl::CollectiveOp::all_reduce;
+  ar.bytes = 64 << 20;
+  ASSERT_STREQ(plan_collective(ar, spec, 8, std::nullopt, 4).algorithm, "nvls_tree");
+  const wl::Program p = load_one(R"(program:
+  name: gemm_ar
+  streams: [{name: compute}, {name: comm}]
+  kernels:
+    - {name: fc2, stream: compute, gemm: {m: 8192, n: 8192, k: 4096, dtype: bf16}}
+    - {name: ar, stream: comm, after: [fc2], collective: {op: all_reduce, bytes: 64 MiB}}
+)");
+  wl::Program fused = builtin_registry().apply("fuse", p, spec);
+  ASSERT_TRUE(std::any_of(fused.kernels.begin(), fused.kernels.end(),
+                          [](const wl::ProgramKernel& k) { return k.kind == wl::KernelKind::fused; }));
+  fused.nodes = 4;
+  hw::NodeSpec no_nvls = spec;
+  no_nvls.model.collective.nvls_all_reduce_bw = 0;
+  EXPECT_DOUBLE_EQ(ProgramSimulator(spec).simulate(fused).step_us,
+                   ProgramSimulator(no_nvls).simulate(fused).step_us);
+}
+
 }  // namespace
 }  // namespace c3sim::models

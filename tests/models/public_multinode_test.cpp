@@ -2,7 +2,9 @@
 // points.yaml): each collective runs as a program on its nodes with the preset's cluster section,
 // and its bus bandwidth (nccl-tests' definition) must lie within the file's tolerance of the
 // published one, unless the point names its known gap (then it must stay outside, so a fix deletes
-// the line). Nothing was fitted to these points. The test prints the table docs/scale-out.md shows:
+// the line). Nothing was fitted to these points. A point runs what its source forced (NCCL_ALGO as
+// `algorithm`, NCCL_MIN/MAX_NCHANNELS or NCCL_MIN_CTAS as `channels`), else the library's choice.
+// The test prints the table docs/scale-out.md shows:
 //   ctest --test-dir build -R PublicMultinode -V
 #include <gtest/gtest.h>
 
@@ -49,6 +51,7 @@ TEST(PublicMultinode, EveryPointWithinToleranceOrItsKnownGap) {
   for (const YAML::Node& n : root.sequence("points")) {
     StrictMap e(n, doc.file, "points");
     const std::string source = e.string("source");
+    (void)e.string("quote");
     (void)e.string("system");
     const auto nodes = static_cast<int>(e.integer("nodes"));
     const auto gpus = static_cast<int>(e.integer("gpus_per_node"));
@@ -57,6 +60,8 @@ TEST(PublicMultinode, EveryPointWithinToleranceOrItsKnownGap) {
     (void)e.optional_string("size_note");
     const double busbw = e.number("busbw_gbps") * 1e9;
     const std::string hardware = e.string("hardware");
+    const std::optional<std::string> algorithm = e.optional_string("algorithm");
+    const std::optional<std::int64_t> channels = e.optional_integer("channels");
     const std::optional<std::string> known_gap = e.optional_string("known_gap");
     e.finish();
     const double size = *parse_quantity(size_text, Dimension::bytes, nullptr);
@@ -69,9 +74,11 @@ TEST(PublicMultinode, EveryPointWithinToleranceOrItsKnownGap) {
   nodes: {}
   streams: [{{name: comm}}]
   kernels:
-    - {{name: c, stream: comm, collective: {{op: {}, bytes: {}}}}}
+    - {{name: c, stream: comm, collective: {{op: {}, bytes: {}{}{}}}}}
 )",
-                        gpus, nodes, op, static_cast<std::int64_t>(c3sim_bytes(op, size, ranks))),
+                        gpus, nodes, op, static_cast<std::int64_t>(c3sim_bytes(op, size, ranks)),
+                        algorithm ? ", algorithm: " + *algorithm : "",
+                        channels ? fmt::format(", channels: {}", *channels) : ""),
             "point.yaml")
             .front();
     ProgramSimulator sim(hw::load_hardware(hardware));
@@ -89,8 +96,16 @@ TEST(PublicMultinode, EveryPointWithinToleranceOrItsKnownGap) {
                     size_text, busbw / 1e9, predicted / 1e9, 100 * error, known_gap ? " (known gap)" : "");
     ++points;
   }
-  EXPECT_GE(points, 6);
+  EXPECT_GE(points, 12);
   std::fputs(table.c_str(), stdout);
+  // Sources read and not used, each with its reason.
+  for (const YAML::Node& n : root.sequence("considered")) {
+    StrictMap e(n, doc.file, "considered");
+    EXPECT_FALSE(e.string("source").empty());
+    (void)e.string("quote");
+    EXPECT_FALSE(e.string("reason").empty());
+    e.finish();
+  }
 }
 
 }  // namespace

@@ -24,10 +24,12 @@ namespace c3sim::models {
 namespace {
 
 // Hopper with one NIC per GPU at 50 GB/s, the library's channels sharing links and NIC without the
-// closed queueing network (so a flow's rate is the smallest of its resources' shares).
+// closed queueing network (so a flow's rate is the smallest of its resources' shares), and 32
+// channels over several nodes, enough that links or NIC bind rather than the channels' copy rate.
 hw::NodeSpec hopper(const std::vector<std::pair<std::string, std::string>>& extra = {}) {
   hw::NodeSpec s = hw::load_hardware("h100-sxm");
   hw::set_field(s, "model.collective.channel_queueing", "false");
+  hw::set_field(s, "cluster.channels", "32");
   hw::set_field(s, "cluster.nic_bandwidth", "50 GB/s");
   hw::set_field(s, "cluster.pcie_bandwidth", "64 GB/s");
   hw::set_field(s, "cluster.nic_latency", "14 us");
@@ -109,7 +111,9 @@ TEST(ScaleOut, OversubscribedFatTreeSlowsWhatCrossesTheSpine) {
 }
 
 TEST(ScaleOut, AllReduceTakesTheTreeOnlyWhereTheLibrarysEstimateSaysSo) {
-  const hw::NodeSpec spec = hw::load_hardware("h100-sxm");
+  // Without NVLink SHARP the library chooses between ring and tree.
+  hw::NodeSpec spec = hw::load_hardware("h100-sxm");
+  hw::set_field(spec, "model.collective.nvls_all_reduce_bandwidth", "0 B/s");
   const wl::Collective small{wl::CollectiveOp::all_reduce, 1 << 20, wl::CollectiveImpl::cu, {}, true};
   const wl::Collective large{
       wl::CollectiveOp::all_reduce, std::int64_t{1} << 32, wl::CollectiveImpl::cu, {}, true};
@@ -119,6 +123,84 @@ TEST(ScaleOut, AllReduceTakesTheTreeOnlyWhereTheLibrarysEstimateSaysSo) {
   EXPECT_STREQ(plan_collective(large, spec, 8, std::nullopt, 2).algorithm, "ring");
   // One node: the plan is the node's own, no network.
   EXPECT_FALSE(plan_collective(large, spec, 8, std::nullopt, 1).network.has_value());
+}
+
+TEST(ScaleOut, DoubleBinaryTreeLoadIsItsBusiestNodesEdges) {
+  // NCCL's trees (src/graph/trees.cc), each carrying half the data up and down. Two nodes: 0 is the
+  // root of one tree and 1 of the mirror; each node has one edge per tree, sends 2 x 1/2 = 1.
+  EXPECT_DOUBLE_EQ(double_binary_tree_load(2), 1.0);
+  // Three (odd: the second tree is the first shifted by one): 0 -> 2 -> 1 and 1 -> 0 -> 2; node 2
+  // has 2 + 1 edges: 1.5.
+  EXPECT_DOUBLE_EQ(double_binary_tree_load(3), 1.5);
+  // Four: 0 -> 2 -> {1, 3} and its mirror 3 -> 1 -> {2, 0}: node 2 has 3 + 1 edges, 2. From there
+  // on every tree has an inner node with two children that is a leaf of the other tree.
+  EXPECT_DOUBLE_EQ(double_binary_tree_load(4), 2.0);
+  EXPECT_DOUBLE_EQ(double_binary_tree_load(128), 2.0);
+  EXPECT_DOUBLE_EQ(double_binary_tree_load(1), 0.0);
+  // NVLSTree: each GPU sends S over its switch port and load x S / g over its NIC.
+  EXPECT_DOUBLE_EQ(nic_share(NetworkAlgorithm::nvls_tree, 2, 8), 1.0 / 9);
+  EXPECT_DOUBLE_EQ(nic_share(NetworkAlgorithm::nvls_tree, 4, 8), 2.0 / 10);
+}
+
+TEST(ScaleOut, AllReduceOverNodesTakesNvlsTreeWhereTheSwitchesReduce) {
+  const hw::NodeSpec spec = hopper();
+  const wl::Collective large{
+      wl::CollectiveOp::all_reduce, std::int64_t{1} << 32, wl::CollectiveImpl::cu, {}, true};
+  // NCCL prices NVLSTree's bytes at the NICs' bus bandwidth (twice it on two nodes) or NVLS's,
+  // like the ring's, after a shorter latency: it wins on 2 and 4 nodes.
+  EXPECT_STREQ(plan_collective(large, spec, 8, std::nullopt, 2).algorithm, "nvls_tree");
+  EXPECT_STREQ(plan_collective(large, spec, 8, std::nullopt, 4).algorithm, "nvls_tree");
+  // A call that names the ring (NCCL_ALGO=RING) runs the ring.
+  wl::Collective ring = large;
+  ring.algorithm = wl::CollectiveAlgorithm::ring;
+  EXPECT_STREQ(plan_collective(ring, spec, 8, std::nullopt, 4).algorithm, "ring");
+  // One node keeps its own plan; so does a node without NVLS.
+  EXPECT_STREQ(plan_collective(large, spec, 8, std::nullopt, 1).algorithm, "ring");
+  hw::NodeSpec no_nvls = spec;
+  hw::set_field(no_nvls, "model.collective.nvls_all_reduce_bandwidth", "0 B/s");
+  EXPECT_STRNE(plan_collective(large, no_nvls, 8, std::nullopt, 4).algorithm, "nvls_tree");
+}
+
+TEST(ScaleOut, NvlsTreeIsBoundByTheSwitchOnTwoNodesAndByTheNicsBeyond) {
+  // Per GPU, S through the switch at the NVLS all-reduce's rate and load x S / 8 over its 50 GB/s
+  // NIC, in parallel. Two nodes (load 1): S / 275 GB/s against S / 400 GB/s, the switch binds.
+  // Four (load 2): S / 200 GB/s, the NIC binds. Differences of two sizes drop the latency.
+  const hw::NodeSpec spec = hopper({{"model.collective.nvls_all_reduce_bandwidth", "275 GB/s"}});
+  const double gib = 1073741824.0;
+  const auto delta_us = [&](int nodes) {
+    return step_us(spec, collective_program("all_reduce", "8 GiB", 8, nodes)) -
+           step_us(spec, collective_program("all_reduce", "4 GiB", 8, nodes));
+  };
+  EXPECT_NEAR(delta_us(2), 4 * gib / 275e9 * 1e6, 1e-3 * delta_us(2));
+  EXPECT_NEAR(delta_us(4), 4 * gib * 2 / 8 / 50e9 * 1e6, 1e-3 * delta_us(4));
+}
+
+TEST(ScaleOut, ChannelsOverSeveralNodesAreTheLibrarysNetworkChannels) {
+  // 16 channels (NCCL: one ring per NIC, duplicated) copy a two-node all-gather's bytes slower than
+  // its links (386 GB/s) or NICs (400 GB/s) carry them: each sends at its channel rate. 32 do not
+  // bind: the links set the rate.
+  const wl::Collective ag{
+      wl::CollectiveOp::all_gather, std::int64_t{1} << 32, wl::CollectiveImpl::cu, {}, true};
+  const hw::NodeSpec sixteen = hopper({{"cluster.channels", "16"}});
+  const CollectivePlan plan = plan_collective(ag, sixteen, 8, std::nullopt, 2);
+  EXPECT_EQ(plan.workgroups, 16);
+  const double channel_rate = plan.channel_rate(sixteen.model.collective);
+  ASSERT_LT(16 * channel_rate, plan.aggregate_link_rate(sixteen.model.collective.link_bw) *
+                                   plan.link_efficiency / plan.link_share());
+  const double gib = 1073741824.0;
+  const double sent = 4 * gib * 15 / 16;  // the 8 GiB run's extra bytes sent over the 4 GiB one
+  const auto delta_us = [&](const hw::NodeSpec& spec) {
+    return step_us(spec, collective_program("all_gather", "8 GiB", 8, 2)) -
+           step_us(spec, collective_program("all_gather", "4 GiB", 8, 2));
+  };
+  EXPECT_NEAR(delta_us(sixteen), sent / (16 * channel_rate) * 1e6, 1e-3 * delta_us(sixteen));
+  const hw::NodeSpec many = hopper();
+  const double links = plan.aggregate_link_rate(many.model.collective.link_bw) * plan.link_efficiency;
+  EXPECT_NEAR(delta_us(many), sent * 7 / 8 / links * 1e6, 1e-3 * delta_us(many));
+  // A call that names its channels runs them.
+  wl::Collective named = ag;
+  named.channels = 24;
+  EXPECT_EQ(plan_collective(named, sixteen, 8, std::nullopt, 2).workgroups, 24);
 }
 
 TEST(ScaleOut, NicTrafficSlowsAMemoryKernelOnlyThroughTheMemoryItShares) {

@@ -62,7 +62,7 @@ TEST(ClusterFields, NetworkChannelsAndNvlinkSharpAreOptional) {
   set_field(s, "model.collective.nvls_all_reduce_bandwidth", "300 GB/s");
   EXPECT_EQ(s.cluster.channels, 24);
   EXPECT_DOUBLE_EQ(s.model.collective.nvls_all_reduce_bw, 300e9);
-  expect_input_error([&] { set_field(s, "cluster.channels", "0"); }, "<override>", 0, "cluster.channels");
+  expect_input_error([&] { set_field(s, "cluster.channels", "-1"); }, "<override>", 0, "cluster.channels");
   expect_input_error([&] { set_field(s, "model.collective.nvls_all_reduce_bandwidth", "5 us"); },
                      "<override>", 0, "model.collective.nvls_all_reduce_bandwidth");
   expect_input_error([&] { set_field(s, "model.collective.nvls_latency", "-1 us"); }, "<override>", 0,

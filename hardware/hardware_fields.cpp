@@ -52,6 +52,7 @@ bool has_hbm_miss_latency_ratio(const NodeSpec& s) { return s.model.gemm.hbm_mis
 bool has_epilogue_exposed(const NodeSpec& s) { return s.model.gemm.epilogue_exposed != 0; }
 bool has_link_stall(const NodeSpec& s) { return s.model.collective.link_stall_fraction != 0; }
 bool has_dynamic_tiles(const NodeSpec& s) { return s.model.gemm.dynamic_tiles; }
+bool has_stall_workgroups_only(const NodeSpec& s) { return s.model.gemm.memory_stall_workgroups_only; }
 bool has_workgroup_remap(const NodeSpec& s) {
   return s.model.gemm.workgroup_remap != WorkgroupRemap::round_robin;
 }
@@ -257,6 +258,7 @@ constexpr FieldLine kLines[] = {
   {"model.gemm.dtype_macro_tile_n.fp32", D::dimensionless, C::positive, kOpt, dtype_tile_n<Dtype::fp32>, has_dtype_tile_n<Dtype::fp32>},
   {"model.gemm.dtype_macro_tile_n.tf32", D::dimensionless, C::positive, kOpt, dtype_tile_n<Dtype::tf32>, has_dtype_tile_n<Dtype::tf32>},
   {"model.gemm.memory_stall_fraction", D::dimensionless, C::non_negative, kReq, at<&S::model, &M::gemm, &GemmModel::memory_stall_fraction>, nullptr},
+  {"model.gemm.memory_stall_workgroups_only", D::dimensionless, C::none, kOpt, at<&S::model, &M::gemm, &GemmModel::memory_stall_workgroups_only>, has_stall_workgroups_only},
   {"model.gemm.beside_partition_efficiency", D::dimensionless, C::fraction, kReq, at<&S::model, &M::gemm, &GemmModel::beside_partition_efficiency>, nullptr},
   {"model.gemm.cu_miss_bandwidth", D::bandwidth, C::non_negative, kOpt, at<&S::model, &M::gemm, &GemmModel::cu_miss_bw>, has_cu_miss_bw},
   {"model.gemm.hbm_miss_latency_ratio", D::dimensionless, C::positive, kOpt, at<&S::model, &M::gemm, &GemmModel::hbm_miss_latency_ratio>, has_hbm_miss_latency_ratio},

@@ -141,6 +141,10 @@ struct GemmModel {
                                            //   not overlap its mainloop (the store drains at the CU's
                                            //   share of HBM bandwidth); what makes small-K GEMMs slow
 
+  // memory_stall_workgroups_only: memory_stall_fraction's u counts only the traffic that other
+  // kernels' workgroups issue, not the copy engines'; absent = every other kernel's traffic counts.
+  bool memory_stall_workgroups_only = false;
+
   // workgroup_remap: which tiles the workgroups one XCD receives compute (see WorkgroupRemap).
   WorkgroupRemap workgroup_remap = WorkgroupRemap::round_robin;
   // dtype_efficiency.<dtype> / dtype_macro_tile_n.<dtype>: the library's kernels for that dtype

@@ -217,6 +217,14 @@ ValidationReport validate_predictions(const hw::NodeSpec& spec, const std::vecto
     row.predicted_speedup = r.speedup();
     row.measured_pct_of_ideal = pct_of_ideal(row.measured_speedup, mi);
     row.predicted_pct_of_ideal = r.percent_of_ideal();
+    row.measured_gemm_us = c->gemm_time_us;
+    row.measured_coll_us = c->coll_time_us;
+    row.predicted_gemm_us = r.gemm_us;
+    row.predicted_coll_us = r.coll_us;
+    row.measured_iso_gemm_us = c->iso_gemm_us.value_or(0.0);
+    row.measured_iso_coll_us = c->iso_coll_us.value_or(0.0);
+    row.predicted_iso_gemm_us = r.iso_gemm_us;
+    row.predicted_iso_coll_us = r.iso_coll_us;
     rep.rows.push_back(row);
   }
   ValidationReport scored = score_rows(std::move(rep.rows));
@@ -356,7 +364,15 @@ nlohmann::json to_json(const ValidationReport& r) {
                          {"speedup_error", row.predicted_speedup - row.measured_speedup},
                          {"measured_pct_of_ideal", row.measured_pct_of_ideal},
                          {"predicted_pct_of_ideal", row.predicted_pct_of_ideal},
-                         {"pct_of_ideal_error", row.predicted_pct_of_ideal - row.measured_pct_of_ideal}});
+                         {"pct_of_ideal_error", row.predicted_pct_of_ideal - row.measured_pct_of_ideal},
+                         {"measured_gemm_us", row.measured_gemm_us},
+                         {"predicted_gemm_us", row.predicted_gemm_us},
+                         {"measured_coll_us", row.measured_coll_us},
+                         {"predicted_coll_us", row.predicted_coll_us},
+                         {"measured_iso_gemm_us", row.measured_iso_gemm_us},
+                         {"predicted_iso_gemm_us", row.predicted_iso_gemm_us},
+                         {"measured_iso_coll_us", row.measured_iso_coll_us},
+                         {"predicted_iso_coll_us", row.predicted_iso_coll_us}});
   }
   j["scenarios"] = nlohmann::json::array();
   for (const auto& s : r.scenarios) {

@@ -36,6 +36,18 @@ struct ValidationRow {
   double predicted_speedup = 0;  // predicted serial / predicted time
   double measured_pct_of_ideal = 0;
   double predicted_pct_of_ideal = 0;
+  // Each kernel's own span in the run (the record's gemm_time_us / coll_time_us and the
+  // simulator's) and alone (the serial baselines; measured 0 when the record has none), so an
+  // error in the step can be traced to the side that carries it, and within a side to the kernel
+  // alone or to its slowdown beside the other.
+  double measured_gemm_us = 0;
+  double measured_coll_us = 0;
+  double predicted_gemm_us = 0;
+  double predicted_coll_us = 0;
+  double measured_iso_gemm_us = 0;
+  double measured_iso_coll_us = 0;
+  double predicted_iso_gemm_us = 0;
+  double predicted_iso_coll_us = 0;
 };
 
 // Mean error of a group of records (a policy, a shape, a size, an op).

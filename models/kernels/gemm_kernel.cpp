@@ -76,6 +76,7 @@ GemmWorkgroupModel::GemmWorkgroupModel(GemmPlan plan, const hw::NodeSpec& spec, 
       res_(res),
       state_(state),
       stall_fraction_(spec.model.gemm.memory_stall_fraction),
+      workgroups_only_(spec.model.gemm.memory_stall_workgroups_only),
       cu_miss_bw_(spec.model.gemm.cu_miss_bw),
       hbm_latency_ratio_(spec.model.gemm.hbm_miss_latency_ratio),
       hbm_queueing_(spec.model.memory.hbm_queueing && spec.memory.llc_bytes > 0) {}
@@ -102,8 +103,8 @@ GemmWorkgroupModel::TrafficInputs GemmWorkgroupModel::inputs(const engine::Cohor
   }
   in.other_l2 = other_l2;
   in.pollution = state_.isolate_caches ? 0.0 : state_.llc_pollution_bytes + other_llc;
-  in.memory_load_by_others = state_.memory_load_of_others(ctx.owner.kernel);
-  in.hbm_load_by_others = state_.hbm_load_of_others(ctx.owner.kernel);
+  in.memory_load_by_others = state_.memory_load_of_others(ctx.owner.kernel, workgroups_only_);
+  in.hbm_load_by_others = state_.hbm_load_of_others(ctx.owner.kernel, workgroups_only_);
   return in;
 }
 
@@ -191,15 +192,16 @@ void GemmWorkgroupModel::read_shared(SharedState& out) const {
   }
   out.total = state_.resident_total(own_);
   out.pollution = state_.llc_pollution_bytes;
-  out.memory_load_by_others = state_.memory_load_of_others(own_);
-  out.hbm_load_by_others = state_.hbm_load_of_others(own_);
+  out.memory_load_by_others = state_.memory_load_of_others(own_, workgroups_only_);
+  out.hbm_load_by_others = state_.hbm_load_of_others(own_, workgroups_only_);
 }
 
 bool GemmWorkgroupModel::shared_unchanged() const {
   // The cheap scalars first: most rounds that differ differ there.
   if (shared_.total != state_.resident_total(own_) || shared_.pollution != state_.llc_pollution_bytes ||
-      shared_.memory_load_by_others != state_.memory_load_of_others(own_) ||
-      shared_.hbm_load_by_others != state_.hbm_load_of_others(own_) || shared_.comm != state_.comm_wgs) {
+      shared_.memory_load_by_others != state_.memory_load_of_others(own_, workgroups_only_) ||
+      shared_.hbm_load_by_others != state_.hbm_load_of_others(own_, workgroups_only_) ||
+      shared_.comm != state_.comm_wgs) {
     return false;
   }
   for (size_t x = 0; x < shared_.resident.size(); ++x) {

@@ -90,7 +90,8 @@ private:
   const NodeResources& res_;
   const InterferenceState& state_;
   double stall_fraction_;
-  double cu_miss_bw_;  // 0: no per-CU miss limit
+  bool workgroups_only_;  // model.gemm.memory_stall_workgroups_only: copy engines' traffic does not stall it
+  double cu_miss_bw_;     // 0: no per-CU miss limit
   double hbm_latency_ratio_;
   bool hbm_queueing_;  // model.memory.hbm_queueing, with an LLC
   Bytes bytes_;

@@ -8,7 +8,7 @@
 // starts or stops being resident); set_load O(1) (plus a sorted insert or erase in the loaded list
 // when a kernel gains or loses its load); memory_load_of_others / hbm_load_of_others O(kernels
 // with a load), not O(kernels of the program). Memory per kernel id: ~40 B + 4 B x XCDs of
-// residency, 16 B of loads.
+// residency, 17 B of loads.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -96,13 +96,16 @@ struct InterferenceState {
   }
 
   // Kernel `kernel`'s entries of memory_load and, where hbm_load reaches it, hbm_load (both sized
-  // by the caller). Keeps the list of kernels with a load, so the sums below visit only those:
-  // the vectors are indexed by kernel id, and a long program's ended kernels leave zeros there.
+  // by the caller); `copy_engine`: its traffic comes from copy engines, not from workgroups on the
+  // CUs. Keeps the list of kernels with a load, so the sums below visit only those: the vectors
+  // are indexed by kernel id, and a long program's ended kernels leave zeros there.
   // O(loaded kernels) when a kernel gains or loses its load, O(1) otherwise.
-  void set_load(std::int32_t kernel, double memory, double hbm) {
+  void set_load(std::int32_t kernel, double memory, double hbm, bool copy_engine = false) {
     const auto k = static_cast<size_t>(kernel);
     memory_load[k] = memory;
     if (k < hbm_load.size()) hbm_load[k] = hbm;
+    if (copy_engine_.size() <= k) copy_engine_.resize(k + 1, 0);
+    copy_engine_[k] = copy_engine ? 1 : 0;
     const bool loaded = memory != 0 || (k < hbm_load.size() && hbm != 0);
     const auto at = std::lower_bound(loaded_.begin(), loaded_.end(), kernel);
     const bool listed = at != loaded_.end() && *at == kernel;
@@ -112,10 +115,13 @@ struct InterferenceState {
   // Kernel ids with a nonzero memory_load or hbm_load entry, ascending.
   [[nodiscard]] const std::vector<std::int32_t>& loaded_kernels() const { return loaded_; }
 
-  [[nodiscard]] double memory_load_of_others(std::int32_t kernel) const {
-    return others(memory_load, kernel);
+  // `workgroups_only`: leave out the copy engines' traffic (model.gemm.memory_stall_workgroups_only).
+  [[nodiscard]] double memory_load_of_others(std::int32_t kernel, bool workgroups_only = false) const {
+    return others(memory_load, kernel, workgroups_only);
   }
-  [[nodiscard]] double hbm_load_of_others(std::int32_t kernel) const { return others(hbm_load, kernel); }
+  [[nodiscard]] double hbm_load_of_others(std::int32_t kernel, bool workgroups_only = false) const {
+    return others(hbm_load, kernel, workgroups_only);
+  }
 
 private:
   Residency& slot(std::int32_t kernel) {
@@ -131,16 +137,20 @@ private:
   }
   // Summed in kernel-id order, so the same loads always give the same bits (the zeros of the
   // kernels not listed would add nothing: every load is >= 0).
-  [[nodiscard]] double others(const std::vector<double>& load, std::int32_t kernel) const {
+  [[nodiscard]] double others(const std::vector<double>& load, std::int32_t kernel,
+                              bool workgroups_only) const {
     double sum = 0;
     for (const std::int32_t k : loaded_) {
-      if (k != kernel && static_cast<size_t>(k) < load.size()) sum += load[static_cast<size_t>(k)];
+      const auto i = static_cast<size_t>(k);
+      if (workgroups_only && i < copy_engine_.size() && copy_engine_[i] != 0) continue;
+      if (k != kernel && i < load.size()) sum += load[i];
     }
     return sum;
   }
 
   std::vector<Residency> kernels_;
-  std::vector<std::int32_t> loaded_;  // see loaded_kernels()
+  std::vector<std::int32_t> loaded_;       // see loaded_kernels()
+  std::vector<std::uint8_t> copy_engine_;  // by kernel id: 1 where set_load said copy engines move its bytes
   std::vector<std::int32_t> resident_gemms_;
 };
 

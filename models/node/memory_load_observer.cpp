@@ -29,6 +29,7 @@ bool MemoryLoadObserver::update_slot(const engine::FluidSolver& solver, std::int
   if (f.valid() && solver.owner(f).kernel >= 0) {
     now.kernel = solver.owner(f).kernel;
     now.memory = memory_class(solver.owner(f).kind);
+    now.copy_engine = solver.owner(f).kind == engine::KernelKind::dma_transfer;
     const engine::ResourceId level = level_[static_cast<size_t>(now.memory)];
     const engine::ResourceId hbm = hbm_[static_cast<size_t>(now.memory)];
     for (const engine::Demand& d : solver.demands(f)) {
@@ -36,7 +37,8 @@ bool MemoryLoadObserver::update_slot(const engine::FluidSolver& solver, std::int
       if (d.resource == hbm) now.hbm = solver.rate(f) * d.per_unit;
     }
   }
-  const bool moved = now.kernel != slots_[i].kernel || now.load != slots_[i].load || now.hbm != slots_[i].hbm;
+  const bool moved = now.kernel != slots_[i].kernel || now.copy_engine != slots_[i].copy_engine ||
+                     now.load != slots_[i].load || now.hbm != slots_[i].hbm;
   slots_[i] = now;
   return moved;
 }
@@ -72,6 +74,7 @@ void MemoryLoadObserver::settle(engine::Simulation& sim) {
       sums_.resize(k + 1, 0.0);
       hbm_sums_.resize(k + 1, 0.0);
       kernel_memory_.resize(k + 1, KernelClass::gemm);
+      kernel_copy_engine_.resize(k + 1, 0);
       listed_.resize(k + 1, 0);
     }
     if (listed_[k] != stamp_) {
@@ -81,6 +84,7 @@ void MemoryLoadObserver::settle(engine::Simulation& sim) {
       hbm_sums_[k] = 0.0;
     }
     kernel_memory_[k] = s.memory;
+    kernel_copy_engine_[k] = s.copy_engine ? 1 : 0;
     sums_[k] += s.load;
     hbm_sums_[k] += s.hbm;
   }
@@ -89,6 +93,7 @@ void MemoryLoadObserver::settle(engine::Simulation& sim) {
       sums_.resize(static_cast<size_t>(k) + 1, 0.0);
       hbm_sums_.resize(static_cast<size_t>(k) + 1, 0.0);
       kernel_memory_.resize(static_cast<size_t>(k) + 1, KernelClass::gemm);
+      kernel_copy_engine_.resize(static_cast<size_t>(k) + 1, 0);
       listed_.resize(static_cast<size_t>(k) + 1, 0);
     }
     if (listed_[static_cast<size_t>(k)] == stamp_) continue;
@@ -116,7 +121,8 @@ void MemoryLoadObserver::settle(engine::Simulation& sim) {
   }
   if (refresh) {
     for (const std::int32_t k : kernels_)
-      state_.set_load(k, sums_[static_cast<size_t>(k)], has_hbm ? hbm_sums_[static_cast<size_t>(k)] : 0.0);
+      state_.set_load(k, sums_[static_cast<size_t>(k)], has_hbm ? hbm_sums_[static_cast<size_t>(k)] : 0.0,
+                      kernel_copy_engine_[static_cast<size_t>(k)] != 0);
     refresh_();
   }
 }

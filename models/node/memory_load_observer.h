@@ -32,8 +32,9 @@ private:
   struct SlotLoad {
     std::int32_t kernel = -1;  // owner of the flow in this slot; -1: empty or unowned
     KernelClass memory = KernelClass::gemm;
-    double load = 0;  // rate * bytes per unit on its kernel's queueing level
-    double hbm = 0;   // the same on HBM, where an LLC is the queueing level
+    bool copy_engine = false;  // its owner's bytes move on copy engines, not on workgroups
+    double load = 0;           // rate * bytes per unit on its kernel's queueing level
+    double hbm = 0;            // the same on HBM, where an LLC is the queueing level
   };
   // Re-reads one slot from the solver; true if its load or owner changed.
   bool update_slot(const engine::FluidSolver& solver, std::int32_t slot);
@@ -49,8 +50,9 @@ private:
   std::vector<double> sums_;           // scratch: by kernel (valid for the kernels in kernels_)
   std::vector<double> hbm_sums_;       // scratch: by kernel
   std::vector<KernelClass> kernel_memory_;
-  std::vector<std::int32_t> kernels_;  // scratch: the kernels this settle looks at
-  std::vector<std::uint32_t> listed_;  // by kernel: the settle (stamp_) that listed it last
+  std::vector<std::uint8_t> kernel_copy_engine_;  // by kernel: 1 for a copy-engine transfer
+  std::vector<std::int32_t> kernels_;             // scratch: the kernels this settle looks at
+  std::vector<std::uint32_t> listed_;             // by kernel: the settle (stamp_) that listed it last
   std::uint32_t stamp_ = 0;
 };
 

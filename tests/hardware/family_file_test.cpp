@@ -79,8 +79,10 @@ TEST(FamilyFile, H100AndH200ShareTheMechanisms) {
     EXPECT_TRUE(s->model.gemm.dynamic_tiles);
     EXPECT_TRUE(s->model.collective.channel_queueing);
     EXPECT_TRUE(s->model.collective.partition_caps_channels);
+    EXPECT_TRUE(s->model.gemm.memory_stall_workgroups_only);
   }
   EXPECT_EQ(h100.model.collective.memory_stall_fraction, h200.model.collective.memory_stall_fraction);
+  EXPECT_EQ(h100.model.gemm.memory_stall_fraction, h200.model.gemm.memory_stall_fraction);
   EXPECT_EQ(h100.model.collective.link_bw, h200.model.collective.link_bw);
   EXPECT_EQ(h100.model.dispatch.c3_launch_gap, h200.model.dispatch.c3_launch_gap);
   EXPECT_NE(h100.memory.hbm_bw, h200.memory.hbm_bw);  // the facts still differ

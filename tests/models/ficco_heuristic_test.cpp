@@ -120,11 +120,12 @@ wl::Program h100_pair(bool collective_first) {
 // The critical path at isolated times (the old estimate) would say max(T_c, 5 + T_g) for both.
 // The H100 preset with the mechanisms that the arithmetic above leaves out set off: the Hopper family
 // file's dynamic tiles (late CTAs would take a share of the tiles instead of a fixed one) and its
-// copy-loop memory stall, and with the 5 us launch gap the derivation uses.
+// copy-loop and GEMM memory stalls, and with the 5 us launch gap the derivation uses.
 hw::NodeSpec h100_by_hand() {
   hw::NodeSpec s = hw::load_hardware("h100-sxm");
   s.model.gemm.dynamic_tiles = false;
   s.model.collective.memory_stall_fraction = 0;
+  s.model.gemm.memory_stall_fraction = 0;
   s.model.dispatch.c3_launch_gap = 5e-6;
   return s;
 }

@@ -3,9 +3,9 @@
 // 2 x H100 and on 2 x H200 (hardware/measurements/h200x2_family_check/), Table I under base, sp,
 // prio, rp:16, rp:32, dma and dma_sp, predicted by the `h100-sxm` / `h200-sxm` preset with the
 // node's GPU count set to the records' (--cross). The targets are the family's: C3 mean |error| <= 6% and the
-// predicted best policy within 2% of the measured best in >= 90% of scenarios. The picks miss that target;
-// each scenario whose pick costs more than 2% is listed below with the records' reason, and a listed scenario
-// must still miss, so closing one means deleting its line.
+// predicted best policy within 2% of the measured best in >= 90% of scenarios. The H200's picks miss that
+// target, the H100's meet it; each scenario whose pick costs more than 2% is listed below with the records'
+// reason, and a listed scenario must still miss, so closing one means deleting its line.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -60,7 +60,7 @@ TEST(HopperFamilyCheck, TwoH200TableOneMeetsTheErrorTarget) {
 // Scenario -> why following its predicted best costs more than 2% of the measured best.
 const std::map<std::string, std::string>& known_bad_picks() {
   static const std::map<std::string, std::string> gaps{
-      // sp beside the 8192^3 GEMM at 2-4 GiB ends with the collective, predicted at 3248 us for
+      // sp beside the 8192^3 GEMM at 2-4 GiB ends with the collective, predicted at 3246 us for
       // 2 GiB: the all-gather alone measures 3828 where 3204 is predicted (the 2-GPU link share,
       // docs/known-limits.md), and the all-to-all beside the GEMM 3547 against 3215 alone where the
       // model charges 1.4%. sp is then picked over the copy-engine policies, predicted within 1.2%.
@@ -72,10 +72,6 @@ const std::map<std::string, std::string>& known_bad_picks() {
       // launched before the GEMM, end 35-63 us later than under dma (2.1-3.7%).
       {"cb1_1G_ag", "dma_sp tie"},
       {"cb1_1G_a2a", "dma_sp tie"},
-      // beside the 16384 x 8192 x 16384 GEMM at 256 MiB sp is predicted 4.4-4.7% fast and dma 1.8%
-      // slow: sp is picked by 0.2% where dma measures 6% faster.
-      {"cb2_256M_ag", "sp fast, dma slow"},
-      {"cb2_256M_a2a", "sp fast, dma slow"},
   };
   return gaps;
 }
@@ -100,11 +96,12 @@ ValidationReport h100_check() {
   return validate_predictions(hw::load_hardware("h100-sxm"), scored_records(kH100Check), "h100x2", options);
 }
 
-// 2 x H100, no refit: the error target is missed (7.9%, c3sim fast on every policy, -5.1% on dma
-// to -9.7% on sp; hardware/measurements/h100x2/README.md). Alone, the GEMMs are within -5.8..+0.5%
-// (the two 38 ms ones end at the power cap: SM clock 1425-1665 MHz, reason 0x4) and NCCL's
-// all-gather within the H200's (7.44 against 7.46 ms at 4 GiB); together they lose more on the
-// H100's HBM3 (3.35 TB/s) than the model charges.
+// 2 x H100, no refit: the error target is missed (6.7%, c3sim fast on every policy, -4.6% on rp:16
+// to -8.4% on prio; hardware/measurements/h100x2/README.md). Most of what the H100 loses beyond the
+// H200 is in the kernels alone as the records time them (the GEMMs alone predicted 2.9% fast against
+// 0.7% on H200, NCCL's all-to-all alone 4-5 points and the copy-engine collectives 5-6 more), not in their
+// interference: the GEMM's memory stall, in HBM utilization, carries from H200 to H100
+// (gemm_memory_stall_test.cpp).
 TEST(HopperFamilyCheck, TwoH100TableOneMissesTheErrorTarget) {
   const ValidationReport r = h100_check();
   ASSERT_EQ(r.rows.size(), 392U);
@@ -115,13 +112,13 @@ TEST(HopperFamilyCheck, TwoH100TableOneMissesTheErrorTarget) {
   for (const auto& [policy, stats] : r.by_policy) EXPECT_LT(stats.mean_signed_pct_error, 0.0) << policy;
 }
 
-// The H100's picks miss where the H200's do, for the family's reasons (above): sp fast beside
-// the 8192^3 GEMM at 2-4 GiB and beside 16384 x 8192 x 16384 at 256 MiB, and the dma / dma_sp
-// tie at 1 GiB (all-to-all only here). 49 of 56 within 2% (87.5%).
-TEST(HopperFamilyCheck, TwoH100PicksMissWhereTheFamilyDoes) {
+// The H100's picks meet the target (51 of 56 within 2%, 91.1%) and miss where the H200's do, for the
+// family's reasons (above): sp fast beside the 8192^3 GEMM at 2-4 GiB, and the dma / dma_sp tie at
+// 1 GiB (all-to-all only here).
+TEST(HopperFamilyCheck, TwoH100PicksMeetTheTargetAndMissWhereTheFamilyDoes) {
   const ValidationReport r = h100_check();
-  const std::set<std::string> known{"cb1_1G_a2a", "cb1_2G_ag",   "cb1_2G_a2a",  "cb1_4G_ag",
-                                    "cb1_4G_a2a", "cb2_256M_ag", "cb2_256M_a2a"};
+  EXPECT_GE(r.picks_within_2pct, kTargetGoodPicks);
+  const std::set<std::string> known{"cb1_1G_a2a", "cb1_2G_ag", "cb1_2G_a2a", "cb1_4G_ag", "cb1_4G_a2a"};
   std::set<std::string> bad;
   for (const ScenarioVerdict& v : r.scenarios)
     if (!v.good_pick()) bad.insert(v.scenario);

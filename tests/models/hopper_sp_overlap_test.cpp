@@ -35,7 +35,9 @@ double share_of_ideal(const hw::NodeSpec& spec, const std::string& policy) {
 TEST(HopperSpOverlap, EightH100sOverlapAGemmAndA64MiBAllGatherLikeH200s) {
   const double h100 = share_of_ideal(hw::load_hardware("h100-sxm"), "sp");
   const double h200 = share_of_ideal(hw::load_hardware("h200-sxm"), "sp");
-  EXPECT_GT(h100, 0.8);  // the 200 us gather hides behind the 1.4 ms GEMM
+  // The 200 us gather hides behind the 1.4 ms GEMM, less what the GEMM's memory stall charges it
+  // while the gather's channels load HBM (0.80 of the ideal on 8 x H100).
+  EXPECT_GT(h100, 0.75);
   EXPECT_NEAR(h100, h200, 0.05);
   // The mechanism, not a constant: fixed tile shares serialize the same pair on the same node.
   hw::NodeSpec fixed = hw::load_hardware("h100-sxm");

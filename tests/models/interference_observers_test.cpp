@@ -81,6 +81,20 @@ TEST(InterferenceState, LoadOfOthersSumsOnlyTheKernelsWithALoad) {
   EXPECT_DOUBLE_EQ(state.hbm_load_of_others(4), 0.0);
 }
 
+TEST(InterferenceState, WorkgroupsOnlyLeavesTheCopyEnginesLoadOut) {
+  // model.gemm.memory_stall_workgroups_only: a GEMM's stall counts the traffic other kernels'
+  // workgroups issue; a copy-engine transfer's load stays in the plain sum.
+  InterferenceState state(1);
+  state.memory_load.assign(4, 0.0);
+  state.hbm_load.assign(4, 0.0);
+  state.set_load(1, 0.25, 0.0);       // a collective's workgroups
+  state.set_load(2, 0.5, 0.0, true);  // a copy engine
+  EXPECT_DOUBLE_EQ(state.memory_load_of_others(0), 0.75);
+  EXPECT_DOUBLE_EQ(state.memory_load_of_others(0, true), 0.25);
+  EXPECT_DOUBLE_EQ(state.memory_load_of_others(1, true), 0.0);
+  EXPECT_DOUBLE_EQ(state.memory_load_of_others(2, true), 0.25);
+}
+
 TEST(MemoryLoadObserver, BehindAnLlcEachKernelsHbmLoadIsTrackedToo) {
   // model.memory.hbm_queueing on MI300X: the LLC is the queueing level, HBM is behind it. A GEMM cohort
   // moving 1 byte of LLC and 0.5 byte of HBM traffic per unit at 0.1 x LLC capacity units/s, and a collective

@@ -131,7 +131,8 @@ NcclLogMatch apply_nccl_tuning(std::vector<ProgramKernel>& kernels, int gpus,
   NcclLogMatch m;
   m.lines = static_cast<int>(lines.size());
   std::size_t next = 0;
-  for (ProgramKernel& k : kernels) {
+  for (std::size_t ki = 0; ki < kernels.size(); ++ki) {
+    ProgramKernel& k = kernels[ki];
     if (k.kind != KernelKind::collective || k.collective.impl != CollectiveImpl::cu) continue;
     Collective& c = k.collective;
     const std::int64_t logged = nccl_logged_bytes(c.op, c.bytes, gpus);
@@ -144,6 +145,7 @@ NcclLogMatch apply_nccl_tuning(std::vector<ProgramKernel>& kernels, int gpus,
     const NcclTuningLine& l = lines[i];
     next = i + 1;
     ++m.matched;
+    m.matched_kernels.push_back(ki);
     if (l.algorithm && algorithm_runs(*l.algorithm, c.op)) {
       c.algorithm = l.algorithm;
     } else {

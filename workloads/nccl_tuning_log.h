@@ -39,6 +39,7 @@ struct NcclLogMatch {
   int unmatched = 0;             // collectives no line fits (op and bytes), left to the model's tuner
   int algorithm_unmodelled = 0;  // matched collectives whose algorithm c3sim does not model (NVLS, PAT, ...):
                                  // protocol and channels written, the algorithm left to the tuner
+  std::vector<std::size_t> matched_kernels;  // the matched collectives' indices in the kernel list
 };
 
 // One line for file headers and stderr: "NCCL tuning log: 9 of 9 collectives matched, 0 unmatched

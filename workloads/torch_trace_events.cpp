@@ -152,6 +152,16 @@ std::int64_t grid_workgroups(const json& grid) {
   return wgs;
 }
 
+// x of a one-dimensional launch dimension {x, 1, 1}; 0 for any other shape.
+std::int32_t launch_x(const json& dims) {
+  if (dims.empty() || !dims.front().is_number_integer()) return 0;
+  for (std::size_t i = 1; i < dims.size(); ++i) {
+    if (!dims[i].is_number_integer() || dims[i].get<std::int64_t>() != 1) return 0;
+  }
+  const std::int64_t x = dims.front().get<std::int64_t>();
+  return x >= 1 && x <= kMaxTraceWorkgroups ? static_cast<std::int32_t>(x) : 0;
+}
+
 OpShapes shapes_of(const EventReader& r, const json& args) {
   OpShapes out;
   if (const auto it = args.find("Input Dims"); it != args.end() && it->is_array()) {
@@ -225,8 +235,11 @@ void add_event(TraceEvents& trace, std::size_t index, int line, const json& j) {
       }
     }
     if (e.cat == TraceCategory::kernel) {
-      if (const auto g = a.find("grid"); g != a.end() && g->is_array())
+      if (const auto g = a.find("grid"); g != a.end() && g->is_array()) {
         e.workgroups = std::optional<std::int64_t>(grid_workgroups(*g));
+        e.grid_x = launch_x(*g);
+      }
+      if (const auto b = a.find("block"); b != a.end() && b->is_array()) e.block_x = launch_x(*b);
     }
     if (e.cat == TraceCategory::cpu_op && matmul_op(name)) {
       e.shapes = static_cast<std::int32_t>(trace.shapes.size());
@@ -245,8 +258,20 @@ void add_event(TraceEvents& trace, std::size_t index, int line, const json& j) {
   trace.events.push_back(e);
 }
 
+// A version as digits and dots, at most 32 characters; anything else reads as no version.
+std::string version_text(const json& v) {
+  if (!v.is_string()) return "";
+  const auto& s = v.get_ref<const std::string&>();
+  if (s.empty() || s.size() > 32) return "";
+  for (const char c : s) {
+    if ((c < '0' || c > '9') && c != '.') return "";
+  }
+  return s;
+}
+
 void read_distributed_info(TraceEvents& trace, const json& info) {
   if (!info.is_object()) return;
+  if (const auto v = info.find("nccl_version"); v != info.end()) trace.nccl_version = version_text(*v);
   const auto it = info.find("rank");
   if (it == info.end()) return;
   if (it->is_number_integer() && !it->is_number_unsigned() && it->get<std::int64_t>() >= 0 &&

@@ -68,7 +68,9 @@ struct TraceEvent {
   // Collective message args (on an NCCL kernel or its record_param_comms op).
   OptionalInt in_nelems, out_nelems, group_size;
   std::uint32_t dtype = 0, collective_name = 0;
-  OptionalInt workgroups;    // the grid's product, saturated at kMaxTraceWorkgroups
+  OptionalInt workgroups;  // the grid's product, saturated at kMaxTraceWorkgroups
+  // x of a one-dimensional grid and block ({x, 1, 1}, x in 1..kMaxTraceWorkgroups); 0 otherwise.
+  std::int32_t grid_x = 0, block_x = 0;
   std::int32_t shapes = -1;  // matmul ops: index into TraceEvents::shapes
 
   [[nodiscard]] double end() const { return ts + dur; }
@@ -107,6 +109,8 @@ struct TraceEvents {
   int rank_line = 0;
   bool rank_invalid = false;
   std::string rank_text;
+  // distributedInfo.nccl_version ("2.28.9") when it is a version number, else "".
+  std::string nccl_version;
 
   // "traceEvents[<index>]" and its location, for messages about event `e`.
   [[nodiscard]] SourceLocation where(const TraceEvent& e) const { return SourceLocation{file, e.line, 0}; }

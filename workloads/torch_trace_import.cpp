@@ -14,9 +14,11 @@
 
 #include "sim/base/input_file.h"
 #include "workloads/input_limits.h"
+#include "workloads/nccl_launch_shape.h"
 #include "workloads/program_io.h"
 #include "workloads/torch_trace_dependencies.h"
 #include "workloads/torch_trace_events.h"
+#include "workloads/torch_trace_nccl.h"
 
 namespace c3sim::wl {
 
@@ -413,6 +415,11 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
   }
   BlockedTime blocked(std::move(sync_spans));
 
+  // RCCL's block is 256 threads whatever it runs: only an NVIDIA trace's block names a protocol.
+  r.nccl_version = t.nccl_version;
+  const bool amd_device = std::any_of(t.devices.begin(), t.devices.end(), [&](const TraceDevice& d) {
+    return d.id == device && contains(d.name, "AMD");
+  });
   int group = 0;
   double first_start = std::numeric_limits<double>::infinity(), last_end = 0;
   for (size_t i = 0; i < kernels.size(); ++i) {
@@ -490,6 +497,17 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
         pk.collective.op = *op;
         pk.collective.bytes = c->bytes;
         ++r.collectives;
+        if (g.grid_x > 0 && g.grid_x <= kMaxWorkgroups) {
+          pk.collective.channels = g.grid_x;
+          r.channels_from_grid.push_back(p.kernels.size());
+        }
+        const std::optional<NcclLaunchChoice> choice =
+            amd_device ? std::nullopt : nccl_choice_of_block(t.nccl_version, g.block_x);
+        if (choice && algorithm_runs(choice->algorithm, *op)) {
+          pk.collective.algorithm = choice->algorithm;
+          pk.collective.protocol = choice->protocol;
+          r.choice_from_block.push_back(p.kernels.size());
+        }
       }
     } else if (g.cat == TraceCategory::kernel && gemm_kernel_name(gname)) {
       const TraceEvent* op = around(matmul_ops, [](const TraceEvent& e) { return e.shapes >= 0; });
@@ -555,6 +573,7 @@ std::string torch_import_yaml(const TorchImportResult& r, const std::string& tra
       comment_text(trace_file), r.program.kernels.size(), r.gemms, r.collectives, r.measured, d.exact,
       d.inferred, d.unresolved, d.same_stream, r.blocked_host_us);
   if (r.nccl_log) head += "# " + nccl_log_summary(*r.nccl_log) + ".\n";
+  if (r.collectives > 0) head += "# " + collective_choice_summary(r) + ".\n";
   head += fmt::format("# unmapped ({}):\n", r.unmapped.size());
   for (const auto& u : r.unmapped) head += "#   " + comment_text(u) + "\n";
   std::string yaml = program_to_yaml(r.program, head);

@@ -16,7 +16,9 @@
 // - NCCL/RCCL kernels as collectives (op from the kernel name; bytes from "In/Out msg nelems" and
 //   "dtype" on the kernel or its record_param_comms/nccl:* op; bytes = the per-GPU output, as the
 //   program format sizes collectives: the gathered tensor, the reduce-scatter's one reduced block
-//   (its input / group size), the all-reduce buffer, the all-to-all buffer);
+//   (its input / group size), the all-reduce buffer, the all-to-all buffer), their channels from
+//   the kernel's grid x, and on NCCL 2.28 their algorithm and protocol from its block x where that
+//   count has one (nccl_launch_shape.h; not on an AMD device);
 // - every other kernel as `measured` (its measured duration, its grid as workgroups).
 // What cannot be mapped as GEMM or collective is kept as `measured` and listed in `unmapped`.
 // Not a profiler trace (no traceEvents, or no GPU kernel for the chosen device) -> InputError.
@@ -49,6 +51,11 @@ struct TorchImportResult {
   TraceDependencyCounts dependencies;
   // With NCCL's tuning log (torch_trace_nccl.h): how many collectives it described.
   std::optional<NcclLogMatch> nccl_log;
+  // Collectives whose kernel launch gave their channels (grid x) and their algorithm and protocol
+  // (block x, nccl_launch_shape.h), as indices into the kernel list; a matched log line overrides
+  // both (collective_choice_summary, torch_trace_nccl.h, counts where each came from).
+  std::vector<std::size_t> channels_from_grid, choice_from_block;
+  std::string nccl_version;    // the trace's distributedInfo.nccl_version, "" when absent
   double blocked_host_us = 0;  // host time removed from the gaps (blocked in synchronizing calls)
   // For combining ranks (torch_trace_ranks.h): the trace's distributedInfo.rank, and the host time
   // (trace clock, us) of the first imported kernel's launch call and of the first kernel start.

@@ -8,6 +8,7 @@
 
 #include "sim/base/input_file.h"
 #include "workloads/program_io.h"
+#include "workloads/torch_trace_nccl.h"
 
 namespace c3sim::wl {
 
@@ -128,6 +129,7 @@ std::string torch_ranks_yaml(const TorchRanksResult& r) {
         x.unmapped.size());
     for (const auto& u : x.unmapped) head += "#   " + one_line(u) + "\n";
     if (x.nccl_log) head += fmt::format("# rank {}: {}.\n", e.rank, nccl_log_summary(*x.nccl_log));
+    if (x.collectives > 0) head += fmt::format("# rank {}: {}.\n", e.rank, collective_choice_summary(x));
   }
   std::string yaml = program_to_yaml(r.program, head);
   if (yaml.size() > kMaxInputFileBytes) {

@@ -33,7 +33,7 @@ for dir in "$here"/*/; do
     if [ $mode = rank0 ]; then traces="$dir/rank0.json" run_flags=(); else traces=$ranks run_flags=(--all-gpus); fi
     # shellcheck disable=SC2086
     imported=$("$c3sim" import --from torch-profiler $traces --name "$s" -o "$tmp/$s.$mode.yaml" 2>&1 |
-      grep "rank0.json" | sed -e 's/.*rank0.json: //' -e 's/,/;/g')
+      awk '/rank0.json/ && !n++' | sed -e 's/.*rank0.json: //' -e 's/,/;/g')
     "$c3sim" run "$tmp/$s.$mode.yaml" --hardware "$tmp/$s.hw.yaml" --policy "$policies" --format csv \
       "${run_flags[@]}" 2>/dev/null | sed -n "2,/^$/p" | grep -v "^$" | python3 -c '
 import csv, json, sys

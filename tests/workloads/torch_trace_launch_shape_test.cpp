@@ -17,7 +17,7 @@
 namespace c3sim::wl {
 namespace {
 
-std::string slurp(const std::string& rel) {
+std::string launch_shape_fixture(const std::string& rel) {
   std::ifstream in(std::string(C3SIM_SOURCE_DIR) + "/" + rel);
   std::stringstream s;
   s << in.rdbuf();
@@ -26,9 +26,9 @@ std::string slurp(const std::string& rel) {
 
 // The snippet with the all-gather kernel's grid and block replaced, and distributedInfo's
 // nccl_version set ("" leaves it out) and the device named `device_name` ("" leaves it out).
-std::string snippet(const nlohmann::json& grid, const nlohmann::json& block, const std::string& version,
-                    const std::string& device_name = "") {
-  nlohmann::json j = nlohmann::json::parse(slurp("tests/data/torch_trace_small.json"));
+std::string launch_shape_snippet(const nlohmann::json& grid, const nlohmann::json& block,
+                                 const std::string& version, const std::string& device_name = "") {
+  nlohmann::json j = nlohmann::json::parse(launch_shape_fixture("tests/data/torch_trace_small.json"));
   for (auto& e : j["traceEvents"]) {
     if (e.value("cat", "") != "kernel" || e.value("name", "").rfind("ncclDevKernel_AllGather", 0) != 0)
       continue;
@@ -45,7 +45,7 @@ std::string snippet(const nlohmann::json& grid, const nlohmann::json& block, con
   return j.dump();
 }
 
-const Collective& all_gather(const TorchImportResult& r) {
+const Collective& launch_shape_all_gather(const TorchImportResult& r) {
   EXPECT_EQ(r.program.kernels.at(1).kind, KernelKind::collective);
   return r.program.kernels.at(1).collective;
 }
@@ -66,8 +66,9 @@ TEST(TorchTraceLaunchShape, BlockCountsNameAChoiceOnlyOnNccl228) {
 // NCCL 2.28.9 on 24 channels with 544 threads: RING SIMPLE on 24 channels, counted as from the
 // kernel; the kernel name's "RING_LL" is not read.
 TEST(TorchTraceLaunchShape, GridGivesChannelsAndBlockGivesAlgorithmAndProtocol) {
-  const TorchImportResult r = import_torch_trace(snippet({24, 1, 1}, {544, 1, 1}, "2.28.9"), "t.json", {});
-  const Collective& c = all_gather(r);
+  const TorchImportResult r =
+      import_torch_trace(launch_shape_snippet({24, 1, 1}, {544, 1, 1}, "2.28.9"), "t.json", {});
+  const Collective& c = launch_shape_all_gather(r);
   EXPECT_EQ(c.channels, 24);
   EXPECT_EQ(c.algorithm, CollectiveAlgorithm::ring);
   EXPECT_EQ(c.protocol, CollectiveProtocol::simple);
@@ -84,8 +85,8 @@ TEST(TorchTraceLaunchShape, GridGivesChannelsAndBlockGivesAlgorithmAndProtocol) 
   EXPECT_NE(yaml.find("# collective choices: channels from the NCCL log 0, from the kernel grid 1"),
             std::string::npos);
 
-  const Collective& ll =
-      all_gather(import_torch_trace(snippet({1, 1, 1}, {512, 1, 1}, "2.28.9"), "t.json", {}));
+  const Collective& ll = launch_shape_all_gather(
+      import_torch_trace(launch_shape_snippet({1, 1, 1}, {512, 1, 1}, "2.28.9"), "t.json", {}));
   EXPECT_EQ(ll.channels, 1);
   EXPECT_EQ(ll.protocol, CollectiveProtocol::ll);
 }
@@ -95,15 +96,15 @@ TEST(TorchTraceLaunchShape, GridGivesChannelsAndBlockGivesAlgorithmAndProtocol) 
 // (RCCL: 256 threads whatever it runs), no block.
 TEST(TorchTraceLaunchShape, BlockWithoutOneChoiceLeavesTheProtocolToTheTuner) {
   const std::vector<std::string> traces = {
-      snippet({24, 1, 1}, {544, 1, 1}, ""),
-      snippet({24, 1, 1}, {544, 1, 1}, "2.27.7"),
-      snippet({24, 1, 1}, {640, 1, 1}, "2.28.9"),
-      snippet({24, 1, 1}, {544, 1, 1}, "2.28.9", "AMD Instinct MI300X"),
-      snippet({24, 1, 1}, nullptr, "2.28.9"),
+      launch_shape_snippet({24, 1, 1}, {544, 1, 1}, ""),
+      launch_shape_snippet({24, 1, 1}, {544, 1, 1}, "2.27.7"),
+      launch_shape_snippet({24, 1, 1}, {640, 1, 1}, "2.28.9"),
+      launch_shape_snippet({24, 1, 1}, {544, 1, 1}, "2.28.9", "AMD Instinct MI300X"),
+      launch_shape_snippet({24, 1, 1}, nullptr, "2.28.9"),
   };
   for (const std::string& t : traces) {
     const TorchImportResult r = import_torch_trace(t, "t.json", {});
-    const Collective& c = all_gather(r);
+    const Collective& c = launch_shape_all_gather(r);
     EXPECT_EQ(c.channels, 24);
     EXPECT_FALSE(c.protocol.has_value());
     EXPECT_FALSE(c.algorithm.has_value());
@@ -111,7 +112,8 @@ TEST(TorchTraceLaunchShape, BlockWithoutOneChoiceLeavesTheProtocolToTheTuner) {
     EXPECT_NE(collective_choice_summary(r).find("from the kernel block"), std::string::npos);
   }
   // A version that is no version number is not kept.
-  EXPECT_EQ(import_torch_trace(snippet({24, 1, 1}, {544, 1, 1}, "2.28.9; rm"), "t.json", {}).nccl_version,
+  EXPECT_EQ(import_torch_trace(launch_shape_snippet({24, 1, 1}, {544, 1, 1}, "2.28.9; rm"), "t.json", {})
+                .nccl_version,
             "");
 }
 
@@ -121,8 +123,9 @@ TEST(TorchTraceLaunchShape, GridThatIsNotOneDimensionalNamesNoChannels) {
   for (const nlohmann::json& grid :
        {nlohmann::json{24, 2, 1}, nlohmann::json{0, 1, 1}, nlohmann::json{-3, 1, 1},
         nlohmann::json{"24", 1, 1}, nlohmann::json::array(), nlohmann::json{int64_t{1} << 40, 1, 1}}) {
-    const TorchImportResult r = import_torch_trace(snippet(grid, {544, 1, 1}, "2.28.9"), "t.json", {});
-    EXPECT_FALSE(all_gather(r).channels.has_value()) << grid.dump();
+    const TorchImportResult r =
+        import_torch_trace(launch_shape_snippet(grid, {544, 1, 1}, "2.28.9"), "t.json", {});
+    EXPECT_FALSE(launch_shape_all_gather(r).channels.has_value()) << grid.dump();
     EXPECT_TRUE(r.channels_from_grid.empty());
     EXPECT_NE(collective_choice_summary(r).find("from the kernel grid 0, left to c3sim's tuner 1"),
               std::string::npos);
@@ -132,12 +135,13 @@ TEST(TorchTraceLaunchShape, GridThatIsNotOneDimensionalNamesNoChannels) {
 // The snippet's all-gather gathers 4 MiB on 2 ranks: NCCL logs 2 MiB per rank. The log's 16 LL128
 // channels override the grid's 24 and the block's Simple, and the counts say so.
 TEST(TorchTraceLaunchShape, NcclLogOverridesTheLaunchShape) {
-  TorchImportResult r = import_torch_trace(snippet({24, 1, 1}, {544, 1, 1}, "2.28.9"), "t.json", {});
+  TorchImportResult r =
+      import_torch_trace(launch_shape_snippet({24, 1, 1}, {544, 1, 1}, "2.28.9"), "t.json", {});
   apply_nccl_log(
       r, parse_nccl_tuning_log("h:1:1 [0] NCCL INFO AllGather: 2097152 Bytes -> Algo RING proto LL128 "
                                "channel{Lo..Hi}={0..15}\n",
                                "nccl.log"));
-  const Collective& c = all_gather(r);
+  const Collective& c = launch_shape_all_gather(r);
   EXPECT_EQ(c.channels, 16);
   EXPECT_EQ(c.protocol, CollectiveProtocol::ll128);
   EXPECT_EQ(
@@ -146,13 +150,14 @@ TEST(TorchTraceLaunchShape, NcclLogOverridesTheLaunchShape) {
       "algorithm and protocol from the NCCL log 1, from the kernel block (NCCL 2.28.9) 0, left to "
       "c3sim's tuner 0");
   // A log line for another size matches nothing: the launch shape stays.
-  TorchImportResult other = import_torch_trace(snippet({24, 1, 1}, {544, 1, 1}, "2.28.9"), "t.json", {});
+  TorchImportResult other =
+      import_torch_trace(launch_shape_snippet({24, 1, 1}, {544, 1, 1}, "2.28.9"), "t.json", {});
   apply_nccl_log(
       other, parse_nccl_tuning_log(
                  "h:1:1 [0] NCCL INFO AllGather: 4096 Bytes -> Algo RING proto LL channel{Lo..Hi}={0..0}\n",
                  "nccl.log"));
-  EXPECT_EQ(all_gather(other).channels, 24);
-  EXPECT_EQ(all_gather(other).protocol, CollectiveProtocol::simple);
+  EXPECT_EQ(launch_shape_all_gather(other).channels, 24);
+  EXPECT_EQ(launch_shape_all_gather(other).protocol, CollectiveProtocol::simple);
   EXPECT_NE(collective_choice_summary(other).find("from the NCCL log 0, from the kernel grid 1"),
             std::string::npos);
 }

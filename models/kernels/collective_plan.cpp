@@ -89,14 +89,14 @@ double estimate_time(const NetworkPlan& n, double sent, double step_latency, dou
 // ring's (algorithm bandwidth x 2 (R - 1) / R), the smaller of NVLS's inside the node and the
 // NICs' between nodes (twice the NICs' on two nodes, where the tree is one exchange each way), after
 // the NVLS latency and two network steps per tree level.
-double nvls_tree_estimate(const CollectivePlan& p, const hw::NodeSpec& spec, int nodes) {
+double nvls_tree_estimate(const CollectivePlan& p, const NetworkPlan& n, const hw::NodeSpec& spec,
+                          int nodes) {
   const hw::ClusterSpec& c = spec.cluster;
   const auto& cm = spec.model.collective;
   const double g = p.gpus;
   const double r = g * nodes;
   const double nvls_bus = cm.nvls_all_reduce_bw * 2 * (g - 1) / g;
   const double nic_bus = g * c.nic_bw / c.gpus_per_nic * (nodes <= 2 ? 2 : 1);
-  const NetworkPlan n = plan_network(p.coll.op, NetworkAlgorithm::nvls_tree, c, nodes, p.gpus, p.workgroups);
   return cm.nvls_latency + n.latency() +
          static_cast<double>(p.coll.bytes) * 2 * (r - 1) / r / std::min(nvls_bus, nic_bus);
 }
@@ -104,10 +104,11 @@ double nvls_tree_estimate(const CollectivePlan& p, const hw::NodeSpec& spec, int
 // NVLSTree as it runs: each GPU's S bytes cross its switch port once each way (the switch reduces
 // the GPU's share from every GPU of the node, then multicasts the result), at the NVLS all-reduce's
 // rate; its S / g share runs the double binary tree between nodes over its NIC
-// (double_binary_tree_load x S / g each way). The two proceed in parallel, pipelined.
-void plan_nvls_tree(CollectivePlan& p, const hw::NodeSpec& spec, int nodes) {
+// (double_binary_tree_load x S / g each way). The two proceed in parallel, pipelined. `network`:
+// plan_network's NVLSTree plan for these ranks.
+void plan_nvls_tree(CollectivePlan& p, const NetworkPlan& network, const hw::NodeSpec& spec, int nodes) {
   const auto& cm = spec.model.collective;
-  p.network = plan_network(p.coll.op, NetworkAlgorithm::nvls_tree, spec.cluster, nodes, p.gpus, p.workgroups);
+  p.network = network;
   const double load = double_binary_tree_load(nodes);
   p.bytes_sent = static_cast<double>(p.coll.bytes) * (1 + load / p.gpus);
   p.link_efficiency = cm.nvls_all_reduce_bw / p.aggregate_link_rate(cm.link_bw);
@@ -152,11 +153,13 @@ void plan_across_nodes(CollectivePlan& p, const hw::NodeSpec& spec, int nodes) {
   const int tree_steps = 2 * (p.gpus - 1);
   tree.bandwidth_share = kTreeBandwidthShare;
   const double tree_time = estimate_time(tree, tree_sent, tree_steps * p.step_latency, links, nic_rate);
-  const bool nvls = !p.coll.algorithm && cm.nvls_all_reduce_bw > 0 && p.switched && p.gpus > 1;
-  const double nvls_time = nvls ? nvls_tree_estimate(p, spec, nodes) : 1e300;
-  if (nvls && nvls_time < std::min(ring_time, tree_time)) {
-    plan_nvls_tree(p, spec, nodes);
-    return;
+  if (!p.coll.algorithm && cm.nvls_all_reduce_bw > 0 && p.switched && p.gpus > 1) {
+    const NetworkPlan nvls =
+        plan_network(p.coll.op, NetworkAlgorithm::nvls_tree, c, nodes, p.gpus, p.workgroups);
+    if (nvls_tree_estimate(p, nvls, spec, nodes) < std::min(ring_time, tree_time)) {
+      plan_nvls_tree(p, nvls, spec, nodes);
+      return;
+    }
   }
   const bool tree_runs =
       p.coll.algorithm ? *p.coll.algorithm == wl::CollectiveAlgorithm::tree : tree_time < ring_time;

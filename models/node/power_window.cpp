@@ -20,6 +20,11 @@ PowerWindowObserver::PowerWindowObserver(engine::Simulation& sim, engine::Resour
   sim.solver().set_capacity(power_, capped_ ? limit_ : kOpen, sim.now());
 }
 
+void PowerWindowObserver::cancel_pending(engine::Simulation& sim) {
+  if (pending_at_ >= 0) sim.cancel(pending_);
+  pending_at_ = -1;
+}
+
 void PowerWindowObserver::cap(engine::Simulation& sim) {
   capped_ = true;
   average_ = limit_;
@@ -42,13 +47,11 @@ void PowerWindowObserver::settle(engine::Simulation& sim) {
   }
   if (capped_) return;
   if (load_ <= limit_) {
-    if (pending_at_ >= 0) sim.cancel(pending_);
-    pending_at_ = -1;
+    cancel_pending(sim);
     return;
   }
   if (average_ >= limit_ * (1 - kAtLimit)) {
-    if (pending_at_ >= 0) sim.cancel(pending_);
-    pending_at_ = -1;
+    cancel_pending(sim);
     cap(sim);
     return;
   }
@@ -56,7 +59,7 @@ void PowerWindowObserver::settle(engine::Simulation& sim) {
   const double t = window_ps_ * std::log((load_ - average_) / (load_ - limit_));
   const TimePs at = sim.now() + std::max<TimePs>(1, static_cast<TimePs>(std::ceil(t)));
   if (at == pending_at_) return;
-  if (pending_at_ >= 0) sim.cancel(pending_);
+  cancel_pending(sim);
   pending_at_ = at;
   pending_ = sim.at(at, [this, &sim] {
     pending_at_ = -1;

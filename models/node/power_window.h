@@ -32,6 +32,8 @@ public:
 
 private:
   void cap(engine::Simulation& sim);
+  // Drops the scheduled capping event, if any.
+  void cancel_pending(engine::Simulation& sim);
 
   engine::ResourceId power_;
   double limit_;

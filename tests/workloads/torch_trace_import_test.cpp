@@ -4,28 +4,20 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/workloads/source_text.h"
 #include "workloads/program_io.h"
 #include "workloads/torch_trace_import.h"
 
 namespace c3sim::wl {
 namespace {
 
-std::string slurp(const std::string& rel) {
-  std::ifstream in(std::string(C3SIM_SOURCE_DIR) + "/" + rel);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 const char* kSmall = "tests/data/torch_trace_small.json";
 
 TEST(TorchTraceImport, SnippetKernelsGapsAndDependencies) {
-  const TorchImportResult r = import_torch_trace(slurp(kSmall), kSmall, {});
+  const TorchImportResult r = import_torch_trace(testing::source_text(kSmall), kSmall, {});
   const Program& p = r.program;
   // Streams in id order; kernels in launch-call order (105, 140, 202, 280, 322, 325).
   ASSERT_EQ(p.streams.size(), 2U);
@@ -85,7 +77,7 @@ TEST(TorchTraceImport, SnippetKernelsGapsAndDependencies) {
 }
 
 TEST(TorchTraceImport, YamlRoundTripsWithUnmappedComments) {
-  const TorchImportResult r = import_torch_trace(slurp(kSmall), kSmall, {});
+  const TorchImportResult r = import_torch_trace(testing::source_text(kSmall), kSmall, {});
   const std::string yaml = torch_import_yaml(r, kSmall);
   EXPECT_NE(yaml.find("# unmapped (2):"), std::string::npos);
   const std::vector<Program> back = load_programs_string(yaml, "imported.yaml");
@@ -95,7 +87,7 @@ TEST(TorchTraceImport, YamlRoundTripsWithUnmappedComments) {
 }
 
 TEST(TorchTraceImport, StreamWaitEventRecordsGiveTheEdgesInsteadOfInference) {
-  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  nlohmann::json j = nlohmann::json::parse(testing::source_text(kSmall));
   // Stream 7 waits (wait call corr 13 at host 134) on an event recorded on stream 20 by the
   // cudaEventRecord of corr 12 (host 131). The last kernel launched on stream 20 before 131: none
   // (the all-gather is launched at 140), so re-point it: record on stream 7 and wait on stream 20.
@@ -135,7 +127,8 @@ nlohmann::json without_event(nlohmann::json j, const std::string& name) {
 }
 
 TEST(TorchTraceImport, WaitWithoutRecordOnItsThreadIsUnresolved) {
-  const nlohmann::json j = without_event(nlohmann::json::parse(slurp(kSmall)), "cudaEventRecord");
+  const nlohmann::json j =
+      without_event(nlohmann::json::parse(testing::source_text(kSmall)), "cudaEventRecord");
   const TorchImportResult r = import_torch_trace(j.dump(), "norecord.json", {});
   EXPECT_EQ(r.dependencies.inferred, 0);
   EXPECT_EQ(r.dependencies.unresolved, 1);
@@ -143,7 +136,7 @@ TEST(TorchTraceImport, WaitWithoutRecordOnItsThreadIsUnresolved) {
 }
 
 TEST(TorchTraceImport, EdgeTheTimelineContradictsIsUnresolved) {
-  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  nlohmann::json j = nlohmann::json::parse(testing::source_text(kSmall));
   // The all-gather starts at 160, before the GEMM (120..170) ends: it did not wait for it, so the
   // event was recorded on a stream other than the GEMM's.
   for (auto& e : j["traceEvents"]) {
@@ -156,7 +149,7 @@ TEST(TorchTraceImport, EdgeTheTimelineContradictsIsUnresolved) {
 }
 
 TEST(TorchTraceImport, WaitBeforeALaunchOnTheRecordedStreamIsSameStream) {
-  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  nlohmann::json j = nlohmann::json::parse(testing::source_text(kSmall));
   // The all-gather moved onto the GEMM's stream 7: the wait adds nothing to stream order.
   for (auto& e : j["traceEvents"]) {
     if (e["cat"] == "kernel" && e["args"]["correlation"] == 14) e["args"]["stream"] = 7;
@@ -171,7 +164,7 @@ TEST(TorchTraceImport, ReduceScatterBytesAreThePerGpuOutput) {
   // nccl-tests and NCCL's Out msg nelems count a reduce-scatter's output: one reduced block per
   // GPU, which is what a program's collective `bytes` is (sim/base/collective_op.h). The snippet's
   // collective turned into a reduce-scatter of 2097152 bf16 in, 1048576 out over 2 GPUs: 2 MiB.
-  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  nlohmann::json j = nlohmann::json::parse(testing::source_text(kSmall));
   for (auto& e : j["traceEvents"]) {
     if (e["name"] == "record_param_comms" && e["args"]["External id"] == 2) {
       e["args"]["Collective name"] = "_reduce_scatter_base";
@@ -194,7 +187,7 @@ TEST(TorchTraceImport, ReduceScatterBytesAreThePerGpuOutput) {
 }
 
 TEST(TorchTraceImport, TracedDurationsAndDeviceRoundTrip) {
-  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  nlohmann::json j = nlohmann::json::parse(testing::source_text(kSmall));
   j["deviceProperties"] = {
       {{"id", 0}, {"name", "NVIDIA H200"}, {"numSms", 132}, {"totalGlobalMem", 150109880320}},
       {{"id", 1}, {"name", "other"}, {"numSms", 8}}};
@@ -212,7 +205,7 @@ TEST(TorchTraceImport, TracedDurationsAndDeviceRoundTrip) {
 }
 
 TEST(TorchTraceImport, SyncRecordsWithoutTheirRecordCallPairOnTheHostThread) {
-  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  nlohmann::json j = nlohmann::json::parse(testing::source_text(kSmall));
   // As PyTorch 2.11 writes them on H200: the waiting stream (20) and the wait call (corr 13) are
   // known, the recording stream and record call are -1. The record call is then the latest on the
   // wait call's thread before it (corr 12 at 131); its thread's last launch before it is the GEMM
@@ -240,7 +233,7 @@ TEST(TorchTraceImport, SyncRecordsWithoutTheirRecordCallPairOnTheHostThread) {
 }
 
 TEST(TorchTraceImport, ProfilerStepBoundsTheImport) {
-  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  nlohmann::json j = nlohmann::json::parse(testing::source_text(kSmall));
   // A step annotation from host 100 to 300: the memset (launched 322) and the broadcast (325)
   // fall outside and are left out; the step span is 200 us, the kernels' span 320 - 120 = 200.
   j["traceEvents"].push_back({{"ph", "X"},
@@ -257,7 +250,7 @@ TEST(TorchTraceImport, ProfilerStepBoundsTheImport) {
 }
 
 TEST(TorchTraceImport, SeveralDevicesNeedDeviceAndRankMustMatch) {
-  nlohmann::json j = nlohmann::json::parse(slurp(kSmall));
+  nlohmann::json j = nlohmann::json::parse(testing::source_text(kSmall));
   nlohmann::json other = j["traceEvents"][2];  // the GEMM kernel, copied onto device 1
   other["args"]["device"] = 1;
   other["args"]["correlation"] = 99;
@@ -321,7 +314,7 @@ TEST(TorchTraceImport, TracedStartYamlIsStrict) {
 // capture_step.py's linears.
 TEST(TorchTraceImport, RealFsdpTraceMapsEveryGemmAndCollective) {
   const std::string f = "hardware/measurements/torch_traces/fsdp_rank0.json";
-  const TorchImportResult r = import_torch_trace(slurp(f), f, {});
+  const TorchImportResult r = import_torch_trace(testing::source_text(f), f, {});
   // 4 layers x 4 linears x (forward, input gradient, weight gradient).
   EXPECT_EQ(r.gemms, 48);
   EXPECT_TRUE(r.unmapped.empty()) << r.unmapped.front();
@@ -376,7 +369,7 @@ TEST(TorchTraceImport, RealFsdpTraceMapsEveryGemmAndCollective) {
 
 TEST(TorchTraceImport, RealTpTraceMapsEveryGemmAndAllReduce) {
   const std::string f = "hardware/measurements/torch_traces/tp_rank0.json";
-  const TorchImportResult r = import_torch_trace(slurp(f), f, {});
+  const TorchImportResult r = import_torch_trace(testing::source_text(f), f, {});
   // 4 blocks x 2 linears x 3, less the first block's input gradient (x needs no gradient).
   EXPECT_EQ(r.gemms, 23);
   // Forward g after each block (4) and backward f before each block but the first (3), each the

@@ -4,12 +4,10 @@
 // tuning log overriding both.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
 
 #include "sim/base/errors.h"
+#include "tests/workloads/source_text.h"
 #include "workloads/nccl_launch_shape.h"
 #include "workloads/torch_trace_import.h"
 #include "workloads/torch_trace_nccl.h"
@@ -17,18 +15,11 @@
 namespace c3sim::wl {
 namespace {
 
-std::string launch_shape_fixture(const std::string& rel) {
-  std::ifstream in(std::string(C3SIM_SOURCE_DIR) + "/" + rel);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // The snippet with the all-gather kernel's grid and block replaced, and distributedInfo's
 // nccl_version set ("" leaves it out) and the device named `device_name` ("" leaves it out).
 std::string launch_shape_snippet(const nlohmann::json& grid, const nlohmann::json& block,
                                  const std::string& version, const std::string& device_name = "") {
-  nlohmann::json j = nlohmann::json::parse(launch_shape_fixture("tests/data/torch_trace_small.json"));
+  nlohmann::json j = nlohmann::json::parse(testing::source_text("tests/data/torch_trace_small.json"));
   for (auto& e : j["traceEvents"]) {
     if (e.value("cat", "") != "kernel" || e.value("name", "").rfind("ncclDevKernel_AllGather", 0) != 0)
       continue;

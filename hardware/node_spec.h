@@ -224,8 +224,10 @@ struct CollectiveModel {
   int default_workgroups_all_to_all = 56;  // default_workgroups_all_to_all
   int default_workgroups_reduce = 64;      // default_workgroups_reduce (reduce-scatter, all-reduce)
   // The channels the library builds for this node (NCCL_DEBUG=INFO: "24 coll channels, ... 32 p2p
-  // channels" on 2 x H200): a CTA cap or default above it runs no more. Library behaviour of this
-  // node size: it applies only to collectives over spec.interconnect.gpus GPUs (0 = no limit).
+  // channels" on 2 x H200): a CTA cap or default above it runs no more (0 = no limit). Through a
+  // switch every ring passes each GPU's port once whatever the GPU count, so the count holds at any
+  // node size (NCCL's ring search); on a fully connected node it is the library's plan for
+  // spec.interconnect.gpus GPUs only.
   int max_channels = 0;      // max_channels: ring/tree collectives (all-gather, reduce-scatter, all-reduce)
   int max_p2p_channels = 0;  // max_p2p_channels: send/receive collectives (all-to-all)
   // partition_caps_channels: under rp:<n> (and on a program stream with `cus`) the library is capped

@@ -170,10 +170,11 @@ ValidationReport validate_predictions(const hw::NodeSpec& spec, const std::vecto
   std::sort(rep.record_gpus.begin(), rep.record_gpus.end());
   for (const int g : rep.record_gpus) {
     hw::NodeSpec node = spec;
-    // The library's channel plan is the file's node size's (NCCL builds its channels from the
-    // topology): another node size gets the caps and defaults, not that plan.
+    // The library's channel plan on a fully connected node is the file's node size's (NCCL builds
+    // its channels from the topology): another node size gets the caps and defaults, not that plan.
+    // Through a switch the plan holds at every size (channel_plan_holds).
     const bool plan_dropped =
-        options.cross && g != spec.interconnect.gpus &&
+        options.cross && !channel_plan_holds(spec, g) &&
         (node.model.collective.max_channels > 0 || node.model.collective.max_p2p_channels > 0);
     if (options.cross) node.interconnect.gpus = g;
     if (plan_dropped) {

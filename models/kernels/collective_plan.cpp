@@ -26,6 +26,10 @@ double copy_passes_of(wl::CollectiveOp op, const hw::CollectiveModel& cm) {
   return cm.copy_passes.own_or(op, cm.copy_passes[wl::CollectiveOp::all_gather] + reducing_share);
 }
 
+bool channel_plan_holds(const hw::NodeSpec& spec, int gpus) {
+  return spec.interconnect.topology == hw::Topology::switched || gpus == spec.interconnect.gpus;
+}
+
 bool is_own_partition(const hw::NodeSpec& spec, std::optional<int> partition_cus) {
   return partition_cus.value_or(spec.compute.total_cus()) < spec.compute.total_cus();
 }
@@ -205,7 +209,7 @@ CollectivePlan plan_collective(const wl::Collective& coll, const hw::NodeSpec& s
   // that names the channels it ran (coll.channels) ran those.
   const hw::CollectiveModel& lib = spec.model.collective;
   const int built = t.point_to_point ? lib.max_p2p_channels : lib.max_channels;
-  if (built > 0 && gpus == spec.interconnect.gpus) p.workgroups = std::min(p.workgroups, built);
+  if (built > 0 && channel_plan_holds(spec, gpus)) p.workgroups = std::min(p.workgroups, built);
   // Over several nodes a ring or tree collective has the channels the library builds from the
   // network graph (cluster.channels), whatever the node's own count; a cap below them still caps.
   if (nodes > 1 && !t.point_to_point && spec.cluster.channels > 0)

@@ -80,6 +80,13 @@ double simple_protocol_efficiency(wl::CollectiveOp op, const hw::CollectiveModel
 // contribution too).
 double copy_passes_of(wl::CollectiveOp op, const hw::CollectiveModel& cm);
 
+// Whether the library's channel plan in `spec` (model.collective.max_channels / max_p2p_channels)
+// holds for a collective over `gpus` GPUs: through a switch, at any GPU count (NCCL's ring search
+// passes each GPU's switch port once per channel however many GPUs the ring has: 18 NVLinks give
+// 2 x 12 channels on 2 x H200 and on 8 x H100 alike); on a fully connected node, only at the node's
+// own size.
+bool channel_plan_holds(const hw::NodeSpec& spec, int gpus);
+
 // Whether `partition_cus` CUs (a stream's mask; nullopt = unmasked) are a partition of their own:
 // fewer than `spec`'s GPU has.
 bool is_own_partition(const hw::NodeSpec& spec, std::optional<int> partition_cus);

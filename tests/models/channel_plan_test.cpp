@@ -1,7 +1,8 @@
 // The library's channel plan: NCCL builds at most model.collective.max_channels ring channels
-// (max_p2p_channels for all-to-all) on the node it was measured on, whatever CTA cap allows more
-// (2 x H200: 24 and 32, hardware/measurements/partition/h200x2_nccl_debug.log), and under rp:<n>
-// c3bench caps it at the partition's CUs (model.collective.partition_caps_channels).
+// (max_p2p_channels for all-to-all), whatever CTA cap allows more (Hopper: 24 and 32, logged on
+// 2 x H200, hardware/measurements/partition/h200x2_nccl_debug.log), at any GPU count through a
+// switch and on a fully connected node only at its own size; under rp:<n> c3bench caps it at the
+// partition's CUs (model.collective.partition_caps_channels).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -28,7 +29,7 @@ wl::Collective coll(wl::CollectiveOp op, std::optional<int> cap = std::nullopt) 
   return c;
 }
 
-TEST(ChannelPlan, TheNodesChannelsBoundAnyCapOnThatNodeOnly) {
+TEST(ChannelPlan, TheLibrarysChannelsBoundAnyCap) {
   const hw::NodeSpec two = hw::load_hardware(kTwoGpuNode);
   ASSERT_EQ(two.model.collective.max_channels, 24);
   const auto ag = wl::CollectiveOp::all_gather;
@@ -36,10 +37,17 @@ TEST(ChannelPlan, TheNodesChannelsBoundAnyCapOnThatNodeOnly) {
   EXPECT_EQ(plan_collective(coll(ag, 64), two, 2, std::nullopt).workgroups, 24);  // cap 64
   EXPECT_EQ(plan_collective(coll(ag, 16), two, 2, std::nullopt).workgroups, 16);  // cap 16: 16 built
   EXPECT_EQ(plan_collective(coll(wl::CollectiveOp::all_to_all, 64), two, 2, std::nullopt).workgroups, 32);
-  // Another node size (a 4-GPU collective on this file) is not what the plan was measured on.
-  hw::NodeSpec four = two;
-  four.interconnect.gpus = 4;
-  EXPECT_EQ(plan_collective(coll(ag, 64), four, 2, std::nullopt).workgroups, 64);
+  // Through the switch every ring passes each GPU's port once: 8 GPUs build the same 24.
+  hw::NodeSpec eight = two;
+  eight.interconnect.gpus = 8;
+  EXPECT_EQ(plan_collective(coll(ag, 64), eight, 8, std::nullopt).workgroups, 24);
+  // On a fully connected node the plan is its own size's: a 2-GPU collective on a 4-GPU file gets
+  // the cap.
+  hw::NodeSpec mesh = two;
+  mesh.interconnect.topology = hw::Topology::fully_connected;
+  EXPECT_EQ(plan_collective(coll(ag, 64), mesh, 2, std::nullopt).workgroups, 24);
+  mesh.interconnect.gpus = 4;
+  EXPECT_EQ(plan_collective(coll(ag, 64), mesh, 2, std::nullopt).workgroups, 64);
 }
 
 TEST(ChannelPlan, APartitionCapsTheLibraryWhereThePresetSaysSo) {
@@ -77,10 +85,12 @@ TEST(ChannelPlan, Rp16RunsOneWaveOfSixteenChannels) {
   EXPECT_LT(one_wave, 0.9 * two_waves);
 }
 
-// --cross predicts another node size: the file's channel plan is its own node's, so it is dropped
-// (with a warning) and the 4-GPU predictions equal those of the same file without the plan.
-TEST(ChannelPlan, CrossNodeValidationDropsThePlan) {
-  const hw::NodeSpec two = hw::load_hardware(kTwoGpuNode);
+// --cross predicts another node size: on a fully connected node the file's channel plan is its own
+// size's, so it is dropped (with a warning) and the 4-GPU predictions equal those of the same file
+// without the plan; through a switch it is kept, without a warning.
+TEST(ChannelPlan, CrossNodeValidationDropsAMeshPlanAndKeepsASwitchOne) {
+  hw::NodeSpec two = hw::load_hardware(kTwoGpuNode);
+  two.interconnect.topology = hw::Topology::fully_connected;
   hw::NodeSpec no_plan = two;
   no_plan.model.collective.max_channels = 0;
   no_plan.model.collective.max_p2p_channels = 0;
@@ -97,6 +107,15 @@ TEST(ChannelPlan, CrossNodeValidationDropsThePlan) {
   bool warned = false;
   for (const auto& w : with.warnings) warned = warned || w.find("not used for 4") != std::string::npos;
   EXPECT_TRUE(warned);
+
+  const hw::NodeSpec switched = hw::load_hardware(kTwoGpuNode);
+  hw::NodeSpec switched_no_plan = switched;
+  switched_no_plan.model.collective.max_channels = 0;
+  switched_no_plan.model.collective.max_p2p_channels = 0;
+  const ValidationReport kept = validate_predictions(switched, some, "x4", cross);
+  EXPECT_NE(kept.mean_abs_pct_error,
+            validate_predictions(switched_no_plan, some, "x4", cross).mean_abs_pct_error);
+  for (const auto& w : kept.warnings) EXPECT_EQ(w.find("not used for 4"), std::string::npos) << w;
 }
 
 }  // namespace

@@ -97,6 +97,7 @@ hw::NodeSpec two_gpus() {
   s.model.collective.copy_passes[wl::CollectiveOp::all_gather] = 1;
   s.model.collective.link_bw = 300e9;
   s.model.collective.protocol_efficiency[wl::CollectiveOp::all_gather] = 1.0;
+  s.model.collective.max_channels = 0;  // the channels asked for, not the family's 24 built
   return s;
 }
 

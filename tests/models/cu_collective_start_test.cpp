@@ -33,6 +33,7 @@ hw::NodeSpec two_h200(double wg_copy_bw, double link_bw) {
   c.launch_latency = 104e-6;
   c.step_latency = 50e-6;
   c.default_workgroups_all_gather = 32;
+  c.max_channels = 0;  // 32 channels, not the family's 24 built
   c.copy_passes[wl::CollectiveOp::all_gather] = 1;
   c.memory_stall_fraction = 0;
   c.link_stall_fraction = 0;

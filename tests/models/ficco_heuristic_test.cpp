@@ -107,13 +107,13 @@ wl::Program h100_pair(bool collective_first) {
   return p;
 }
 
-// Hand derivation on H100 (132 SMs, persistent cuBLAS GEMM, 32-CTA NCCL all-gather, memory stall
+// Hand derivation on H100 (132 SMs, persistent cuBLAS GEMM, NCCL's 24-channel all-gather, memory stall
 // fractions 0). The 8192^3 GEMM has 64 x 32 = 2048 tiles of 128 x 256, so a persistent grid of 132
 // CTAs: one wave lasting its isolated time T_g. Its compulsory traffic (3 x 128 MiB) over T_g and
 // the all-gather's (2 x 7/8 x 256 MiB) over T_c are checked below to sum under the 3.0 TB/s HBM
 // bandwidth, so no memory charge.
-//  - Collective first: it holds 32 SMs over [0, T_c); the GEMM, ready at 5 us, starts 100 CTAs
-//    and its other 32 wait for the all-gather's SMs at T_c, then run T_g: step T_c + T_g (when
+//  - Collective first: it holds 24 SMs over [0, T_c); the GEMM, ready at 5 us, starts 108 CTAs
+//    and its other 24 wait for the all-gather's SMs at T_c, then run T_g: step T_c + T_g (when
 //    5 < T_c < 5 + T_g).
 //  - GEMM first: its 132 CTAs hold every SM until T_g; the all-gather, ready at 5 us, gets none
 //    before: step T_g + T_c.
@@ -143,7 +143,7 @@ TEST(FiccoHeuristic, EstimateChargesCusAndStarvationByHandOnH100) {
     ASSERT_EQ(plan.workgroups, 132);
     ASSERT_EQ(plan_collective(p.kernels[static_cast<size_t>(ci)].collective, sim.spec(), 8, std::nullopt)
                   .workgroups,
-              32);
+              24);
     ASSERT_GT(t_c, 5.0);
     ASSERT_LT(t_c, 5.0 + t_g);
     const double gemm_bytes_per_us = 3.0 * (128 << 20) / t_g;

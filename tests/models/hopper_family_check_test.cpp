@@ -3,9 +3,9 @@
 // 2 x H100 and on 2 x H200 (hardware/measurements/h200x2_family_check/), Table I under base, sp,
 // prio, rp:16, rp:32, dma and dma_sp, predicted by the `h100-sxm` / `h200-sxm` preset with the
 // node's GPU count set to the records' (--cross). The targets are the family's: C3 mean |error| <= 6% and the
-// predicted best policy within 2% of the measured best in >= 90% of scenarios. The H200's picks miss that
-// target, the H100's meet it; each scenario whose pick costs more than 2% is listed below with the records'
-// reason, and a listed scenario must still miss, so closing one means deleting its line.
+// predicted best policy within 2% of the measured best in >= 90% of scenarios. Both GPUs' picks meet that
+// target; each scenario whose pick costs more than 2% is listed below with the records' reason, and a
+// listed scenario must still miss, so closing one means deleting its line.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -60,12 +60,11 @@ TEST(HopperFamilyCheck, TwoH200TableOneMeetsTheErrorTarget) {
 // Scenario -> why following its predicted best costs more than 2% of the measured best.
 const std::map<std::string, std::string>& known_bad_picks() {
   static const std::map<std::string, std::string> gaps{
-      // sp beside the 8192^3 GEMM at 2-4 GiB ends with the collective, predicted at 3246 us for
-      // 2 GiB: the all-gather alone measures 3828 where 3204 is predicted (the 2-GPU link share,
-      // docs/known-limits.md), and the all-to-all beside the GEMM 3547 against 3215 alone where the
-      // model charges 1.4%. sp is then picked over the copy-engine policies, predicted within 1.2%.
-      {"cb1_2G_ag", "sp fast"},
-      {"cb1_4G_ag", "sp fast"},
+      // sp beside the 8192^3 GEMM at 2-4 GiB ends with the collective: the all-to-all beside the
+      // GEMM measures 3547 us at 2 GiB against 3215 alone where the model charges 1.4%. sp is then
+      // picked over the copy-engine policies, predicted within 1.2%. (The all-gathers of the same
+      // scenarios pick right once NCCL's 24 channels, not 32, run them: 3490 us predicted alone
+      // for 2 GiB, 3828 measured, where 32 channels gave 3204.)
       {"cb1_2G_a2a", "sp fast"},
       {"cb1_4G_a2a", "sp fast"},
       // dma and dma_sp are predicted within 0.2% of each other at 1 GiB; under dma_sp the copies,
@@ -85,8 +84,7 @@ TEST(HopperFamilyCheck, TwoH200PicksMissOnlyTheKnownScenarios) {
     EXPECT_TRUE(known_bad_picks().contains(s)) << s << ": a new pick more than 2% off the measured best";
   for (const auto& [s, why] : known_bad_picks())
     EXPECT_TRUE(bad.contains(s)) << s << " (" << why << ") now picks within 2%: delete its line";
-  // The known gaps are what keeps the picks under the target.
-  EXPECT_LT(r.picks_within_2pct, kTargetGoodPicks);
+  EXPECT_GE(r.picks_within_2pct, kTargetGoodPicks);
   EXPECT_NEAR(r.picks_within_2pct, 1.0 - static_cast<double>(known_bad_picks().size()) / 56.0, 1e-12);
 }
 
@@ -96,11 +94,12 @@ ValidationReport h100_check() {
   return validate_predictions(hw::load_hardware("h100-sxm"), scored_records(kH100Check), "h100x2", options);
 }
 
-// 2 x H100, no refit: the error target is missed (6.7%, c3sim fast on every policy, -4.6% on rp:16
-// to -8.4% on prio; hardware/measurements/h100x2/README.md). Most of what the H100 loses beyond the
+// 2 x H100, no refit: the error target is missed (6.3%, c3sim fast on every policy, -4.6% on rp:16
+// to -7.3% on prio; hardware/measurements/h100x2/README.md). Most of what the H100 loses beyond the
 // H200 is in the kernels alone as the records time them (the GEMMs alone predicted 2.9% fast against
-// 0.7% on H200, NCCL's all-to-all alone 4-5 points and the copy-engine collectives 5-6 more), not in their
-// interference: the GEMM's memory stall, in HBM utilization, carries from H200 to H100
+// 0.7% on H200, NCCL's all-to-all alone 4-5 points and the copy-engine collectives 5-6 more) and in
+// the collective after a GEMM running slower than alone (base and prio, 1.03-1.27x at 2-4 GiB), not
+// in the GEMM's interference: its memory stall, in HBM utilization, carries from H200 to H100
 // (gemm_memory_stall_test.cpp).
 TEST(HopperFamilyCheck, TwoH100TableOneMissesTheErrorTarget) {
   const ValidationReport r = h100_check();
@@ -112,13 +111,13 @@ TEST(HopperFamilyCheck, TwoH100TableOneMissesTheErrorTarget) {
   for (const auto& [policy, stats] : r.by_policy) EXPECT_LT(stats.mean_signed_pct_error, 0.0) << policy;
 }
 
-// The H100's picks meet the target (51 of 56 within 2%, 91.1%) and miss where the H200's do, for the
-// family's reasons (above): sp fast beside the 8192^3 GEMM at 2-4 GiB, and the dma / dma_sp tie at
-// 1 GiB (all-to-all only here).
+// The H100's picks meet the target (53 of 56 within 2%, 94.6%) and miss where the H200's do, for the
+// family's reasons (above): sp fast beside the 8192^3 GEMM's all-to-all at 2-4 GiB, and the dma /
+// dma_sp tie at 1 GiB (all-to-all only here).
 TEST(HopperFamilyCheck, TwoH100PicksMeetTheTargetAndMissWhereTheFamilyDoes) {
   const ValidationReport r = h100_check();
   EXPECT_GE(r.picks_within_2pct, kTargetGoodPicks);
-  const std::set<std::string> known{"cb1_1G_a2a", "cb1_2G_ag", "cb1_2G_a2a", "cb1_4G_ag", "cb1_4G_a2a"};
+  const std::set<std::string> known{"cb1_1G_a2a", "cb1_2G_a2a", "cb1_4G_a2a"};
   std::set<std::string> bad;
   for (const ScenarioVerdict& v : r.scenarios)
     if (!v.good_pick()) bad.insert(v.scenario);

@@ -2,6 +2,7 @@
 // (StrictJsonObject) so a typo in a hand-edited or foreign file is an error, not a silent zero.
 #include "workloads/measurement.h"
 
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -152,6 +153,37 @@ IsoGemmRecord read_iso_gemm(StrictJsonObject& o) {
   return r;
 }
 
+std::string lower_case(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// extra.channels / algorithm / protocol, where present (null: not known, as absent): the library's
+// own choices for the call.
+void read_library_choices(IsoCollRecord& r, const SourceLocation& where) {
+  if (const auto it = r.extra.find("channels"); it != r.extra.end() && !it->is_null()) {
+    if (!it->is_number_integer() || it->get<std::int64_t>() <= 0)
+      throw InputError(where, "extra.channels", "must be a positive integer (the channels the library ran)");
+    check_workgroups(it->get<std::int64_t>(), where, "extra.channels");
+    r.channels = it->get<int>();
+  }
+  if (const auto it = r.extra.find("algorithm"); it != r.extra.end() && !it->is_null()) {
+    if (!it->is_string() || !parse_collective_algorithm(lower_case(it->get<std::string>())))
+      throw InputError(where, "extra.algorithm", "must be one of ring, tree, direct (any case)");
+    r.algorithm = parse_collective_algorithm(lower_case(it->get<std::string>()));
+    const auto op = parse_collective_op(r.op);
+    if (op && !algorithm_runs(*r.algorithm, *op))
+      throw InputError(
+          where, "extra.algorithm",
+          fmt::format("{} does not run {} (it runs: {})", to_string(*r.algorithm), r.op, algorithms_of(*op)));
+  }
+  if (const auto it = r.extra.find("protocol"); it != r.extra.end() && !it->is_null()) {
+    if (!it->is_string() || !parse_collective_protocol(lower_case(it->get<std::string>())))
+      throw InputError(where, "extra.protocol", "must be one of ll, ll128, simple (any case)");
+    r.protocol = parse_collective_protocol(lower_case(it->get<std::string>()));
+  }
+}
+
 IsoCollRecord read_iso_coll(StrictJsonObject& o) {
   IsoCollRecord r;
   r.op = op_field(o);
@@ -166,6 +198,7 @@ IsoCollRecord read_iso_coll(StrictJsonObject& o) {
   r.time_us = positive_time(o, "time_us");
   read_spread_and_trials(o, r);
   r.extra = o.optional_object("extra");
+  read_library_choices(r, o.where());
   return r;
 }
 

@@ -16,6 +16,7 @@
 
 #include "sim/base/errors.h"
 #include "sim/base/version.h"
+#include "workloads/collective_protocol.h"
 
 namespace c3sim::wl {
 
@@ -61,6 +62,12 @@ struct IsoCollRecord {
   std::optional<double> spread_us;
   int trials = 1;
   nlohmann::json extra = nlohmann::json::object();
+  // How the library ran the call, where the record says (extra.channels, extra.algorithm,
+  // extra.protocol: NCCL's log as c3bench or a trace selection copied it, names in any case). Read
+  // from `extra` and checked with it; calibrate and validate simulate the call with them.
+  std::optional<int> channels;
+  std::optional<CollectiveAlgorithm> algorithm;
+  std::optional<CollectiveProtocol> protocol;
 };
 
 // {"kind":"iso_copy"}: one copy-engine copy pattern alone (c3bench sweep --what copy_engine): what a
@@ -194,7 +201,9 @@ std::string format_double(double v);
 }  // namespace c3sim::wl
 
 // Optional measurement-state fields live in each record's free-form `extra` object (readers
-// accept any keys there; nothing in c3sim's fit depends on them):
+// accept any keys there). Three of an iso_coll record's are read and checked, and calibrate uses
+// them: extra.channels, extra.algorithm, extra.protocol (IsoCollRecord). Nothing in c3sim's fit
+// depends on the others:
 //   extra.clocks (c3bench iso_gemm, iso_coll, c3 records; absent where no clock source):
 //     {"sm_mhz_before": [...], "sm_mhz_after": [...], "power_w_after": [...],
 //      "event_reasons_after": [...]}, one value per timed trial in the order run: lowest SM

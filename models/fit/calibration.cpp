@@ -271,10 +271,15 @@ Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOp
         p.coll.bytes = r->bytes;
         p.coll.impl = wl::parse_collective_impl(r->impl).value();
         p.coll.max_workgroups = r->workgroups;
+        // The library's logged choices (the channels it ran, its algorithm and protocol): the rate
+        // fitted is then the rate at what ran, not at what the model's tuner would pick.
+        p.coll.channels = r->channels;
+        p.coll.algorithm = r->algorithm;
+        p.coll.protocol = r->protocol;
         p.gpus = r->gpus;
         p.partition_cus = partition_cus;
-        add(fmt::format("c|{}|{}|{}|{}|{}|{}", r->op, r->bytes, r->impl, r->gpus, r->workgroups.value_or(-1),
-                        partition_cus),
+        add(fmt::format("c|{}|{}|{}|{}|{}|{}|{}", r->op, r->bytes, r->impl, r->gpus,
+                        r->workgroups.value_or(-1), partition_cus, wl::library_choice_text(p.coll)),
             std::move(p), r->time_us);
       }
     }
@@ -286,8 +291,9 @@ Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOp
       ++it;
       continue;
     }
-    const auto twin = c.points.find(fmt::format("c|{}|{}|cu|{}|{}|0", wl::to_string(p.coll.op), p.coll.bytes,
-                                                p.gpus, p.coll.max_workgroups.value_or(-1)));
+    const auto twin =
+        c.points.find(fmt::format("c|{}|{}|cu|{}|{}|0|{}", wl::to_string(p.coll.op), p.coll.bytes, p.gpus,
+                                  p.coll.max_workgroups.value_or(-1), wl::library_choice_text(p.coll)));
     if (twin != c.points.end()) {
       p.twin = &twin->second;
       ++it;

@@ -118,7 +118,8 @@ def measure(op, nbytes, rank, world, device, group, config, forced, loop=0):
     logged = None
     if start is not None and end is not None:
         logged = nccl_log.dominant_choice(nccl_log.read_range(log_path(), start, end), nccl_log.NCCL_FUNC[op])
-    algo = logged["algorithm"] if logged else forced.get("NCCL_ALGO")
+    # NCCL_ALGO has no hold on send/receive (all-to-all): forced, its algorithm is unknown.
+    algo = logged["algorithm"] if logged else (None if op == "all_to_all" else forced.get("NCCL_ALGO"))
     proto = logged["protocol"] if logged else forced.get("NCCL_PROTO")
     channels = logged["channels"] if logged else forced.get("channels")
     return {"schema": "c3sim.measurement", "version": 1, "kind": "iso_coll", "op": op, "impl": "cu",
@@ -131,7 +132,7 @@ def measure(op, nbytes, rank, world, device, group, config, forced, loop=0):
                       "algbw_GBps": nbytes / med / 1e3, "busbw_GBps": nbytes * BUS_FACTOR[op](world) / med / 1e3,
                       "note": "bytes = the whole tensor (all-gather output, reduce-scatter input, all-reduce "
                               "buffer, all-to-all input); protocol/algorithm/channels as NCCL's TUNING log "
-                              "printed them, else as forced"}}
+                              "printed them, else as forced (all-to-all: no algorithm)"}}
 
 
 def channel_group(channels):

@@ -12,10 +12,10 @@ chosen operands ("random": the records with extra.operands "random" or none, as 
 before step operands existed have); a shape with no record of that kind keeps the other kind's,
 counted on stderr.
 
-An iso_coll record that names the channels NCCL ran it on (extra.channels, from NCCL's log) and no
-workgroups gets them as its workgroups, so that calibrate fits the per-channel rate at the channels
-the call ran (24 on these steps), not at the preset's default (32), as the import names them for the
-step's collectives (from the kernel's grid or the log).
+An iso_coll record that names the channels, algorithm or protocol NCCL ran it with (extra.channels,
+extra.algorithm, extra.protocol, from NCCL's log) keeps them there: c3sim calibrate reads them and
+fits the per-channel rate at the channels the call ran, as the import names them for the step's
+collectives (from the kernel's grid or the log).
 """
 import json
 import math
@@ -54,9 +54,6 @@ def main():
         # sim/base/collective_op.h) say "whole tensor" in extra.note: their bytes are the input.
         if r.get("kind") == "iso_coll" and r["op"] == "reduce_scatter" and "whole tensor" in r["extra"].get("note", ""):
             r["bytes"] //= r["gpus"]
-        channels = r.get("extra", {}).get("channels") if r.get("kind") == "iso_coll" else None
-        if isinstance(channels, int) and channels > 0 and "workgroups" not in r:
-            r["workgroups"] = channels
     fallback = 0
     for key in sorted(gemms):
         by_kind = gemms[key]

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "models/kernels/collective_plan.h"
 #include "models/policies/policy.h"
 #include "models/run/c3_simulator.h"
 #include "sim/base/errors.h"

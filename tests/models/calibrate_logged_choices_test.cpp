@@ -98,7 +98,8 @@ TEST(CalibrateLoggedChoices, RecordsReadTheChoicesFromExtra) {
   const std::string unknown =
       R"({"schema":"c3sim.measurement","version":2,"kind":"iso_coll","op":"all_to_all","impl":"cu",)"
       R"("gpus":2,"bytes":8192,"time_us":6.6,"trials":20,"extra":{"channels":null,"algorithm":null}})";
-  const auto& u = std::get<wl::IsoCollRecord>(wl::read_measurements_string(unknown + "\n", "u.jsonl")[0]);
+  const auto unknown_records = wl::read_measurements_string(unknown + "\n", "u.jsonl");
+  const auto& u = std::get<wl::IsoCollRecord>(unknown_records.at(0));
   EXPECT_FALSE(u.channels.has_value());
   EXPECT_FALSE(u.algorithm.has_value());
   const auto bad = [](const std::string& extra, const std::string& key) {

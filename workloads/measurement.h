@@ -64,7 +64,7 @@ struct IsoCollRecord {
   nlohmann::json extra = nlohmann::json::object();
   // How the library ran the call, where the record says (extra.channels, extra.algorithm,
   // extra.protocol: NCCL's log as c3bench or a trace selection copied it, names in any case). Read
-  // from `extra` and checked with it; calibrate and validate simulate the call with them.
+  // from `extra` and checked with it; calibrate simulates the call with them.
   std::optional<int> channels;
   std::optional<CollectiveAlgorithm> algorithm;
   std::optional<CollectiveProtocol> protocol;

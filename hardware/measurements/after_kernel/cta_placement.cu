@@ -17,13 +17,13 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                   \
-  do {                                                                             \
-    cudaError_t e = (x);                                                           \
-    if (e != cudaSuccess) {                                                        \
+#define CHECK(x)                                                                     \
+  do {                                                                               \
+    cudaError_t e = (x);                                                             \
+    if (e != cudaSuccess) {                                                          \
       std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(1);                                                                \
-    }                                                                              \
+      std::exit(1);                                                                  \
+    }                                                                                \
   } while (0)
 
 __device__ unsigned smid() {
@@ -93,8 +93,10 @@ int main(int argc, char** argv) {
     int hold_blocks;  // 0: none
     bool same_stream;
   };
-  const Case cases[] = {{"alone", 0, false},         {"after_hold_all_same_stream", nsm, true},
-                        {"beside_hold_all", nsm, false}, {"beside_hold_most", nsm - ctas - 8, false},
+  const Case cases[] = {{"alone", 0, false},
+                        {"after_hold_all_same_stream", nsm, true},
+                        {"beside_hold_all", nsm, false},
+                        {"beside_hold_most", nsm - ctas - 8, false},
                         {"alone_again", 0, false}};
   for (int target = 0; target < (peer ? 2 : 1); ++target) {
     int4* dst = target == 0 ? local_dst : peer_dst;
@@ -122,10 +124,12 @@ int main(int argc, char** argv) {
       std::sort(times.begin(), times.end());
       std::sort(placed.begin(), placed.end());
       const float med = times[times.size() / 2];
-      std::printf("{\"case\":\"%s\",\"target\":\"%s\",\"ctas\":%d,\"bytes\":%zu,\"hold_blocks\":%d,\"probe_smem_kib\":%d,"
-                  "\"time_ms\":%.4f,\"gbps\":%.1f,\"sms\":[",
-                  c.name, target == 0 ? "local" : "peer", ctas, bytes, c.hold_blocks, probe_smem >> 10, med,
-                  bytes / (med * 1e-3) / 1e9);
+      std::printf(
+          "{\"case\":\"%s\",\"target\":\"%s\",\"ctas\":%d,\"bytes\":%zu,\"hold_blocks\":%d,\"probe_smem_"
+          "kib\":%d,"
+          "\"time_ms\":%.4f,\"gbps\":%.1f,\"sms\":[",
+          c.name, target == 0 ? "local" : "peer", ctas, bytes, c.hold_blocks, probe_smem >> 10, med,
+          bytes / (med * 1e-3) / 1e9);
       for (int i = 0; i < ctas; ++i) std::printf("%s%u", i ? "," : "", placed[i]);
       std::printf("]}\n");
     }

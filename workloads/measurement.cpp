@@ -2,13 +2,13 @@
 // (StrictJsonObject) so a typo in a hand-edited or foreign file is an error, not a silent zero.
 #include "workloads/measurement.h"
 
-#include <cctype>
 #include <cmath>
 #include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "sim/base/ascii_case.h"
 #include "sim/base/dtype.h"
 #include "sim/base/input_file.h"
 #include "workloads/collective.h"
@@ -153,11 +153,6 @@ IsoGemmRecord read_iso_gemm(StrictJsonObject& o) {
   return r;
 }
 
-std::string lower_case(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // extra.channels / algorithm / protocol, where present (null: not known, as absent): the library's
 // own choices for the call.
 void read_library_choices(IsoCollRecord& r, const SourceLocation& where) {
@@ -168,9 +163,10 @@ void read_library_choices(IsoCollRecord& r, const SourceLocation& where) {
     r.channels = it->get<int>();
   }
   if (const auto it = r.extra.find("algorithm"); it != r.extra.end() && !it->is_null()) {
-    if (!it->is_string() || !parse_collective_algorithm(lower_case(it->get<std::string>())))
+    r.algorithm =
+        it->is_string() ? parse_collective_algorithm(ascii_lowercase(it->get<std::string>())) : std::nullopt;
+    if (!r.algorithm)
       throw InputError(where, "extra.algorithm", "must be one of ring, tree, direct (any case)");
-    r.algorithm = parse_collective_algorithm(lower_case(it->get<std::string>()));
     const auto op = parse_collective_op(r.op);
     if (op && !algorithm_runs(*r.algorithm, *op))
       throw InputError(
@@ -178,9 +174,9 @@ void read_library_choices(IsoCollRecord& r, const SourceLocation& where) {
           fmt::format("{} does not run {} (it runs: {})", to_string(*r.algorithm), r.op, algorithms_of(*op)));
   }
   if (const auto it = r.extra.find("protocol"); it != r.extra.end() && !it->is_null()) {
-    if (!it->is_string() || !parse_collective_protocol(lower_case(it->get<std::string>())))
-      throw InputError(where, "extra.protocol", "must be one of ll, ll128, simple (any case)");
-    r.protocol = parse_collective_protocol(lower_case(it->get<std::string>()));
+    r.protocol =
+        it->is_string() ? parse_collective_protocol(ascii_lowercase(it->get<std::string>())) : std::nullopt;
+    if (!r.protocol) throw InputError(where, "extra.protocol", "must be one of ll, ll128, simple (any case)");
   }
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "sim/base/ascii_case.h"
 #include "workloads/dlrm_generator.h"
 #include "workloads/input_limits.h"
 #include "workloads/program_builder.h"
@@ -13,11 +14,6 @@
 namespace c3sim::wl {
 
 namespace {
-
-std::string lowercase(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 [[noreturn]] void config_error(const std::string& config, const std::string& key, const std::string& why) {
   throw InputError(SourceLocation{config, 0, 0}, key, why);
@@ -30,7 +26,7 @@ Program fsdp_layer_program(const TransformerConfig& c) {
   const std::vector<LinearShape> linears = layer_linears(c);
   const std::int64_t e = dtype_bytes(c.dtype);
   const std::int64_t act = c.tokens * c.hidden * e;  // one [tokens x h] activation
-  ProgramBuilder b(lowercase(c.name) + "_fsdp_layer", c.name + " FSDP layer step (forward + backward)",
+  ProgramBuilder b(ascii_lowercase(c.name) + "_fsdp_layer", c.name + " FSDP layer step (forward + backward)",
                    c.fsdp_degree, {"compute", "ag", "rs"});
   auto name = [](const char* what, const LinearShape& l) {
     return fmt::format("{}_{}", what, to_string(l.linear));
@@ -76,7 +72,7 @@ Program tp_block_program(const TransformerConfig& c, int tp) {
   if (tp < 2) config_error(c.name, "tp", fmt::format("tensor-parallel degree must be >= 2, got {}", tp));
   check_gpu_count(tp, SourceLocation{c.name, 0, 0}, "tp");
   const std::int64_t e = dtype_bytes(c.dtype);
-  ProgramBuilder b(fmt::format("{}_tp{}_block", lowercase(c.name), tp),
+  ProgramBuilder b(fmt::format("{}_tp{}_block", ascii_lowercase(c.name), tp),
                    fmt::format("{} transformer block, {}-way tensor parallel (Megatron)", c.name, tp), tp,
                    {"compute", "comm"});
   std::string prev;
@@ -119,7 +115,7 @@ Program moe_layer_program(const MoeConfig& c) {
   const std::int64_t received = c.tokens * c.top_k;
   const std::int64_t per_expert = received / local;
   const std::int64_t a2a = received * c.hidden * e;
-  ProgramBuilder b(lowercase(c.name) + "_moe_layer",
+  ProgramBuilder b(ascii_lowercase(c.name) + "_moe_layer",
                    fmt::format("{} MoE layer, {}-way expert parallel, balanced routing", c.name, c.ep_degree),
                    c.ep_degree, {"compute", "comm"});
   b.collective("dispatch", "comm", CollectiveOp::all_to_all, a2a);

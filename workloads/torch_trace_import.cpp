@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/base/ascii_case.h"
 #include "sim/base/input_file.h"
 #include "workloads/input_limits.h"
 #include "workloads/nccl_launch_shape.h"
@@ -23,11 +24,6 @@
 namespace c3sim::wl {
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
 
@@ -45,7 +41,7 @@ std::string base_name(const std::string& full) {
 }
 
 bool gemm_kernel_name(const std::string& full) {
-  const std::string b = lower(base_name(full));
+  const std::string b = ascii_lowercase(base_name(full));
   for (const char* k : {"gemm", "nvjet", "cijk_", "xmma", "cutlass", "sgemm", "hgemm"}) {
     if (contains(b, k)) return true;
   }
@@ -53,7 +49,7 @@ bool gemm_kernel_name(const std::string& full) {
 }
 
 std::optional<Dtype> dtype_of_type(const std::string& t) {
-  const std::string s = lower(t);
+  const std::string s = ascii_lowercase(t);
   if (contains(s, "bfloat16")) return Dtype::bf16;
   if (contains(s, "half")) return Dtype::fp16;
   if (contains(s, "float8")) return Dtype::fp8;
@@ -62,7 +58,7 @@ std::optional<Dtype> dtype_of_type(const std::string& t) {
 }
 
 int elem_bytes(const std::string& dtype) {
-  const std::string s = lower(dtype);
+  const std::string s = ascii_lowercase(dtype);
   if (contains(s, "bfloat16") || contains(s, "half") || s == "short") return 2;
   if (contains(s, "float8") || s == "byte" || s == "char" || s == "bool" || contains(s, "int8")) return 1;
   if (s == "long" || s == "double" || contains(s, "int64") || contains(s, "float64")) return 8;
@@ -146,7 +142,7 @@ std::optional<Gemm> gemm_of_op(const TraceEvents& t, const TraceEvent& op, std::
 }
 
 std::optional<CollectiveOp> coll_op_of_kernel(const std::string& full, const std::string& coll_name) {
-  const std::string b = lower(base_name(full)) + " " + lower(coll_name);
+  const std::string b = ascii_lowercase(base_name(full)) + " " + ascii_lowercase(coll_name);
   if (contains(b, "allgather") || contains(b, "all_gather")) return CollectiveOp::all_gather;
   if (contains(b, "reducescatter") || contains(b, "reduce_scatter")) return CollectiveOp::reduce_scatter;
   if (contains(b, "allreduce") || contains(b, "all_reduce")) return CollectiveOp::all_reduce;
@@ -155,7 +151,7 @@ std::optional<CollectiveOp> coll_op_of_kernel(const std::string& full, const std
 }
 
 bool nccl_kernel(const std::string& full) {
-  const std::string b = lower(base_name(full));
+  const std::string b = ascii_lowercase(base_name(full));
   return contains(b, "nccl") || contains(b, "rccl");
 }
 

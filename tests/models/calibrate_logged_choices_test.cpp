@@ -11,6 +11,7 @@
 #include "hardware/hardware_loader.h"
 #include "models/fit/calibration.h"
 #include "models/run/c3_simulator.h"
+#include "tests/models/model_test_util.h"
 #include "workloads/collective.h"
 #include "workloads/measurement.h"
 
@@ -18,12 +19,7 @@ namespace c3sim::models {
 namespace {
 
 constexpr std::int64_t kLoggedMiB = 1 << 20;
-
-hw::NodeSpec two_h200() {
-  hw::NodeSpec s = hw::load_hardware("h200-sxm");
-  s.interconnect.gpus = 2;
-  return s;
-}
+using testing::two_h200;
 
 // The collective alone on `spec` with the library's choice of `channels`.
 double logged_us(const hw::NodeSpec& spec, wl::CollectiveOp op, std::int64_t bytes, int channels) {

@@ -13,13 +13,14 @@
 #include "models/fit/validation.h"
 #include "models/kernels/collective_plan.h"
 #include "models/run/c3_simulator.h"
+#include "tests/models/model_test_util.h"
 #include "workloads/measurement.h"
 #include "workloads/scenario.h"
 
 namespace c3sim::models {
 namespace {
 
-const std::string kTwoGpuNode = std::string(C3SIM_SOURCE_DIR) + "/hardware/measurements/h200-sxm-x2.yaml";
+using testing::two_h200;
 
 wl::Collective coll(wl::CollectiveOp op, std::optional<int> cap = std::nullopt) {
   wl::Collective c;
@@ -30,7 +31,7 @@ wl::Collective coll(wl::CollectiveOp op, std::optional<int> cap = std::nullopt) 
 }
 
 TEST(ChannelPlan, TheLibrarysChannelsBoundAnyCap) {
-  const hw::NodeSpec two = hw::load_hardware(kTwoGpuNode);
+  const hw::NodeSpec two = two_h200();
   ASSERT_EQ(two.model.collective.max_channels, 24);
   const auto ag = wl::CollectiveOp::all_gather;
   EXPECT_EQ(plan_collective(coll(ag), two, 2, std::nullopt).workgroups, 24);      // default 32
@@ -51,7 +52,7 @@ TEST(ChannelPlan, TheLibrarysChannelsBoundAnyCap) {
 }
 
 TEST(ChannelPlan, APartitionCapsTheLibraryWhereThePresetSaysSo) {
-  const hw::NodeSpec two = hw::load_hardware(kTwoGpuNode);
+  const hw::NodeSpec two = two_h200();
   ASSERT_TRUE(two.model.collective.partition_caps_channels);
   const auto rs = wl::CollectiveOp::reduce_scatter;
   EXPECT_EQ(partition_channel_cap(coll(rs), two, 16), 16);
@@ -68,7 +69,7 @@ TEST(ChannelPlan, APartitionCapsTheLibraryWhereThePresetSaysSo) {
 // 24 channels on a 16-SM partition would run as a wave of 16 and a tail of 8; capped, NCCL runs 16
 // in one wave. The rp:16 collective with the cap must not take longer than without it.
 TEST(ChannelPlan, Rp16RunsOneWaveOfSixteenChannels) {
-  const hw::NodeSpec capped = hw::load_hardware(kTwoGpuNode);
+  const hw::NodeSpec capped = two_h200();
   hw::NodeSpec waves = capped;
   waves.model.collective.partition_caps_channels = false;
   wl::Scenario sc;
@@ -89,7 +90,7 @@ TEST(ChannelPlan, Rp16RunsOneWaveOfSixteenChannels) {
 // size's, so it is dropped (with a warning) and the 4-GPU predictions equal those of the same file
 // without the plan; through a switch it is kept, without a warning.
 TEST(ChannelPlan, CrossNodeValidationDropsAMeshPlanAndKeepsASwitchOne) {
-  hw::NodeSpec two = hw::load_hardware(kTwoGpuNode);
+  hw::NodeSpec two = two_h200();
   two.interconnect.topology = hw::Topology::fully_connected;
   hw::NodeSpec no_plan = two;
   no_plan.model.collective.max_channels = 0;
@@ -108,7 +109,7 @@ TEST(ChannelPlan, CrossNodeValidationDropsAMeshPlanAndKeepsASwitchOne) {
   for (const auto& w : with.warnings) warned = warned || w.find("not used for 4") != std::string::npos;
   EXPECT_TRUE(warned);
 
-  const hw::NodeSpec switched = hw::load_hardware(kTwoGpuNode);
+  const hw::NodeSpec switched = two_h200();
   hw::NodeSpec switched_no_plan = switched;
   switched_no_plan.model.collective.max_channels = 0;
   switched_no_plan.model.collective.max_p2p_channels = 0;

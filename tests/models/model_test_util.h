@@ -1,8 +1,9 @@
 #pragma once
-// Helpers shared by the model tests: a simulator that only times runs, and a GEMM's isolated
-// slowdown when CUs are taken away (Fig. 5(a)).
+// Helpers shared by the model tests: a simulator that only times runs, the lent 2 x H200 node, and a
+// GEMM's isolated slowdown when CUs are taken away (Fig. 5(a)).
 #include <string>
 
+#include "hardware/hardware_loader.h"
 #include "models/run/c3_simulator.h"
 #include "workloads/paper_catalog.h"
 
@@ -13,6 +14,11 @@ inline SimOptions timing_only() {
   SimOptions o;
   o.attribution = false;
   return o;
+}
+
+// The 2 x H200 node the h200x2 measurements come from (the H200 preset with two GPUs).
+inline hw::NodeSpec two_h200() {
+  return hw::load_hardware(std::string(C3SIM_SOURCE_DIR) + "/hardware/measurements/h200-sxm-x2.yaml");
 }
 
 // The MI300X preset as fitted to the paper before issue 14 grounded it (examples/mi300x_paper_fit.yaml:

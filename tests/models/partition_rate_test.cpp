@@ -15,6 +15,7 @@
 #include "hardware/hardware_loader.h"
 #include "models/fit/calibration.h"
 #include "models/run/c3_simulator.h"
+#include "tests/models/model_test_util.h"
 #include "workloads/collective.h"
 #include "workloads/measurement.h"
 #include "workloads/scenario.h"
@@ -24,11 +25,7 @@ namespace {
 
 constexpr std::int64_t kRateMiB = 1 << 20;
 
-hw::NodeSpec two_gpu_h200() {
-  hw::NodeSpec s = hw::load_hardware("h200-sxm");
-  s.interconnect.gpus = 2;
-  return s;
-}
+using testing::two_h200;
 
 double iso_us(const hw::NodeSpec& spec, wl::CollectiveOp op, std::int64_t bytes,
               std::optional<int> partition) {
@@ -40,7 +37,7 @@ double iso_us(const hw::NodeSpec& spec, wl::CollectiveOp op, std::int64_t bytes,
 }
 
 TEST(PartitionRate, ScalesACollectiveOnItsOwnPartitionAndNothingElse) {
-  const hw::NodeSpec base = two_gpu_h200();
+  const hw::NodeSpec base = two_h200();
   hw::NodeSpec faster = base;
   faster.model.collective.partition_rate[wl::CollectiveOp::reduce_scatter] = 1.05;
   const auto rs = wl::CollectiveOp::reduce_scatter;
@@ -60,7 +57,7 @@ TEST(PartitionRate, ScalesACollectiveOnItsOwnPartitionAndNothingElse) {
 // with `cus`), sp on the unmasked SMs beside the GEMM. Only the former takes the rate, with or
 // without attribution (the pair simulator's path).
 TEST(PartitionRate, AppliesToTheRpPoliciesCollectiveOnly) {
-  const hw::NodeSpec base = two_gpu_h200();
+  const hw::NodeSpec base = two_h200();
   hw::NodeSpec faster = base;
   faster.model.collective.partition_rate[wl::CollectiveOp::reduce_scatter] = 1.05;
   wl::Scenario sc;
@@ -103,7 +100,7 @@ wl::IsoCollRecord record(wl::CollectiveOp op, std::int64_t bytes, double time_us
 // leaves the model ~4% fast: a fit of absolute times would take that for the partition's rate; the
 // ratio to each twin must not.
 TEST(PartitionRate, CalibrateRecoversEachOpsRateFromPartitionedAndUnpartitionedPairs) {
-  const hw::NodeSpec base = two_gpu_h200();
+  const hw::NodeSpec base = two_h200();
   hw::NodeSpec truth = base;
   truth.model.collective.protocol_efficiency[wl::CollectiveOp::all_gather] *= 0.9;
   truth.model.collective.partition_rate[wl::CollectiveOp::reduce_scatter] = 1.03;
@@ -160,7 +157,7 @@ TEST(PartitionRate, CalibrateRecoversEachOpsRateFromPartitionedAndUnpartitionedP
 TEST(PartitionRate, TheCommittedTwoGpuSweepFitsAFasterReduceScatterAndASlowerAllReduce) {
   const std::string path =
       std::string(C3SIM_SOURCE_DIR) + "/hardware/measurements/partition/h200x2_coll_partition.jsonl";
-  const CalibrationResult r = calibrate(two_gpu_h200(), {{path, wl::read_measurements(path)}});
+  const CalibrationResult r = calibrate(two_h200(), {{path, wl::read_measurements(path)}});
   const auto& c = r.spec.model.collective;
   std::printf("partition rates: all-gather %.4f all-to-all %.4f reduce-scatter %.4f all-reduce %.4f\n",
               c.partition_rate[wl::CollectiveOp::all_gather], c.partition_rate[wl::CollectiveOp::all_to_all],

@@ -1,5 +1,6 @@
 // What the one-file CUDA measurement tools here share (power/clock_trace.cu,
-// launch_order/hold_tail.cu): error checks, the GPU's global timer, stamp / spin / clock-probe /
+// launch_order/hold_tail.cu, placement/placement.cu, after_kernel/cta_placement.cu): error checks,
+// the GPU's global timer and the SM a thread runs on, stamp / spin / clock-probe /
 // random-fill kernels, and one bf16 cuBLASLt GEMM planned once (as c3bench's GEMM path plans it: cuBLASLt's
 // first heuristic result, 64 MiB workspace, optionally an SM count target).
 // Each tool includes it by relative path: nvcc -O2 -std=c++17 -arch=sm_90 TOOL.cu -lcublasLt.
@@ -33,6 +34,12 @@ __device__ __forceinline__ unsigned long long gtimer() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
+}
+
+__device__ __forceinline__ unsigned int smid() {
+  unsigned int id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
 }
 
 __global__ void stamp_kernel(unsigned long long* at) {

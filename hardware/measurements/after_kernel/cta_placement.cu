@@ -5,48 +5,21 @@
 // its SM (%smid) and copies its share of B bytes, either within the GPU or into a peer GPU's memory
 // over NVLink. Prints one JSON line per case: the SMs, the copy's time (CUDA events around the probe
 // alone, or from the blocker's end) and its rate.
-//   nvcc -O3 -arch=sm_90 -o cta_placement cta_placement.cu
+//   nvcc -O3 -std=c++17 -arch=sm_90 -o cta_placement cta_placement.cu -lcublasLt
 //   ./cta_placement [CTAS] [MiB] [PROBE_SMEM_KIB]
 // PROBE_SMEM_KIB (default 32) sets the probe's shared memory: 32 lets up to three probe CTAs share
 // an SM, 120 allows one per SM (as NCCL's registers do: 640 threads x up to 96 registers).
-#include <cuda_runtime.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                     \
-  do {                                                                               \
-    cudaError_t e = (x);                                                             \
-    if (e != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(1);                                                                  \
-    }                                                                                \
-  } while (0)
-
-__device__ unsigned smid() {
-  unsigned id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-}
-
-// One block per SM (1024 threads and most of the shared memory), spinning `ns` nanoseconds.
-__global__ void __launch_bounds__(1024, 1) hold(unsigned long long ns) {
-  extern __shared__ char pad[];
-  unsigned long long t0;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  unsigned long long t = t0;
-  while (t - t0 < ns) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  if (threadIdx.x == 0 && t == 0) pad[0] = 1;  // keep the allocation
-}
+#include "../cuda_tool.cuh"
 
 // Shared memory (PROBE_SMEM_KIB) keeps it off an SM the blocker holds, as an NCCL CTA's registers do.
 __global__ void __launch_bounds__(640, 1) probe(const int4* src, int4* dst, size_t n_per_cta, unsigned* sms) {
-  extern __shared__ char probe_pad[];
   if (threadIdx.x == 0) sms[blockIdx.x] = smid();
-  if (threadIdx.x == 0 && n_per_cta == 0) probe_pad[0] = 1;
   const int4* s = src + blockIdx.x * n_per_cta;
   int4* d = dst + blockIdx.x * n_per_cta;
   for (size_t i = threadIdx.x; i < n_per_cta; i += blockDim.x) d[i] = s[i];
@@ -57,36 +30,37 @@ int main(int argc, char** argv) {
   const size_t mib = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1024;
   const int probe_smem = (argc > 3 ? std::atoi(argv[3]) : 32) << 10;
   int ngpu = 0;
-  CHECK(cudaGetDeviceCount(&ngpu));
+  CK(cudaGetDeviceCount(&ngpu));
   cudaDeviceProp prop;
-  CHECK(cudaGetDeviceProperties(&prop, 0));
+  CK(cudaGetDeviceProperties(&prop, 0));
   const int nsm = prop.multiProcessorCount;
-  CHECK(cudaSetDevice(0));
+  CK(cudaSetDevice(0));
   const bool peer = ngpu > 1;
-  if (peer) CHECK(cudaDeviceEnablePeerAccess(1, 0));
+  if (peer) CK(cudaDeviceEnablePeerAccess(1, 0));
   const size_t bytes = mib << 20;
   const size_t n = bytes / sizeof(int4);
   int4 *src, *local_dst, *peer_dst = nullptr;
-  CHECK(cudaMalloc(&src, bytes));
-  CHECK(cudaMalloc(&local_dst, bytes));
-  CHECK(cudaMemset(src, 1, bytes));
+  CK(cudaMalloc(&src, bytes));
+  CK(cudaMalloc(&local_dst, bytes));
+  CK(cudaMemset(src, 1, bytes));
   if (peer) {
-    CHECK(cudaSetDevice(1));
-    CHECK(cudaMalloc(&peer_dst, bytes));
-    CHECK(cudaSetDevice(0));
+    CK(cudaSetDevice(1));
+    CK(cudaMalloc(&peer_dst, bytes));
+    CK(cudaSetDevice(0));
   }
   unsigned* sms;
-  CHECK(cudaMallocManaged(&sms, sizeof(unsigned) * ctas));
+  CK(cudaMallocManaged(&sms, sizeof(unsigned) * ctas));
   const int hold_smem = static_cast<int>(prop.sharedMemPerBlockOptin) - 1024;
-  CHECK(cudaFuncSetAttribute(hold, cudaFuncAttributeMaxDynamicSharedMemorySize, hold_smem));
-  CHECK(cudaFuncSetAttribute(probe, cudaFuncAttributeMaxDynamicSharedMemorySize, probe_smem));
+  // The blocker: spin_kernel, one block per SM (1024 threads and most of the shared memory).
+  CK(cudaFuncSetAttribute(spin_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, hold_smem));
+  CK(cudaFuncSetAttribute(probe, cudaFuncAttributeMaxDynamicSharedMemorySize, probe_smem));
   cudaStream_t a, b;
-  CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
-  CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+  CK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+  CK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
   cudaEvent_t e0, e1, hold_end;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
-  CHECK(cudaEventCreate(&hold_end));
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  CK(cudaEventCreate(&hold_end));
   const unsigned long long hold_ns = 1000000;  // 1 ms
   struct Case {
     const char* name;
@@ -104,20 +78,20 @@ int main(int argc, char** argv) {
       std::vector<float> times;
       std::vector<unsigned> placed;
       for (int trial = 0; trial < 6; ++trial) {
-        CHECK(cudaDeviceSynchronize());
+        CK(cudaDeviceSynchronize());
         cudaStream_t ps = c.same_stream ? a : b;
         if (c.hold_blocks > 0) {
-          hold<<<c.hold_blocks, 1024, hold_smem, a>>>(hold_ns);
-          CHECK(cudaEventRecord(hold_end, a));
+          spin_kernel<<<c.hold_blocks, 1024, hold_smem, a>>>(hold_ns);
+          CK(cudaEventRecord(hold_end, a));
         }
         // Timed from its own launch (alone, after the blocker on one stream, or starting at once on
         // the SMs the blocker leaves free), or from the blocker's end when it waits behind it.
-        CHECK(cudaEventRecord(e0, ps));
+        CK(cudaEventRecord(e0, ps));
         probe<<<ctas, 640, probe_smem, ps>>>(src, dst, n / ctas, sms);
-        CHECK(cudaEventRecord(e1, ps));
-        CHECK(cudaDeviceSynchronize());
+        CK(cudaEventRecord(e1, ps));
+        CK(cudaDeviceSynchronize());
         float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, (c.hold_blocks == nsm && !c.same_stream) ? hold_end : e0, e1));
+        CK(cudaEventElapsedTime(&ms, (c.hold_blocks == nsm && !c.same_stream) ? hold_end : e0, e1));
         if (trial > 0) times.push_back(ms);
         placed.assign(sms, sms + ctas);
       }

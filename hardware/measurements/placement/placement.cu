@@ -42,12 +42,6 @@ struct CtaRecord {
   unsigned long long start, end;
 };
 
-__device__ __forceinline__ unsigned int smid() {
-  unsigned int id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-}
-
 // Copies its slice src -> dst with 16-byte accesses; records where and when it ran.
 __global__ void stream_kernel(const uint4* src, uint4* dst, size_t per_cta, CtaRecord* rec) {
   extern __shared__ unsigned char smem[];

@@ -2,6 +2,7 @@
 // (StrictJsonObject) so a typo in a hand-edited or foreign file is an error, not a silent zero.
 #include "workloads/measurement.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -157,10 +158,15 @@ IsoGemmRecord read_iso_gemm(StrictJsonObject& o) {
 // own choices for the call.
 void read_library_choices(IsoCollRecord& r, const SourceLocation& where) {
   if (const auto it = r.extra.find("channels"); it != r.extra.end() && !it->is_null()) {
-    if (!it->is_number_integer() || it->get<std::int64_t>() <= 0)
+    if (!it->is_number_integer())
       throw InputError(where, "extra.channels", "must be a positive integer (the channels the library ran)");
-    check_workgroups(it->get<std::int64_t>(), where, "extra.channels");
-    r.channels = it->get<int>();
+    // 1 .. the workgroup limit; an unsigned beyond int64 stays huge rather than wrapping negative.
+    const std::int64_t channels =
+        it->is_number_unsigned()
+            ? static_cast<std::int64_t>(std::min<std::uint64_t>(it->get<std::uint64_t>(), kMaxI64))
+            : it->get<std::int64_t>();
+    check_workgroups(channels, where, "extra.channels");
+    r.channels = static_cast<int>(channels);
   }
   if (const auto it = r.extra.find("algorithm"); it != r.extra.end() && !it->is_null()) {
     r.algorithm =

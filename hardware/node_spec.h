@@ -310,6 +310,11 @@ struct PowerModel {
   double static_power = 0;         // static: what the board draws busy but without that work (W)
   double energy_per_flop = 0;      // energy_per_flop: J per GEMM FLOP on the matrix units
   double energy_per_hbm_byte = 0;  // energy_per_hbm_byte: J per byte read or written in HBM
+  // measured_kernel_power: what a kernel known only by its measured duration (an imported trace's
+  // elementwise, norm, optimizer or attention kernel) draws above static while it holds every CU
+  // (W; a share of it on fewer CUs). Its bytes and FLOPs are unknown, so its draw is a class
+  // figure: a step's such kernels are mostly HBM streams. 0 = they draw nothing.
+  double measured_kernel_power = 0;
   // window: the power manager's averaging time constant (s). 0 = the limit binds on the draw at
   // each instant; > 0 = on its exponential average over this time (models/node/power_window.h),
   // so a burst shorter than the window runs unthrottled and a sustained load settles at the limit.

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <string>
 #include <string_view>
 #include <variant>
 
@@ -278,9 +279,11 @@ Collected collect(const std::vector<MeasurementFile>& files, const CalibrationOp
         p.coll.protocol = r->protocol;
         p.gpus = r->gpus;
         p.partition_cus = partition_cus;
-        add(fmt::format("c|{}|{}|{}|{}|{}|{}|{}", r->op, r->bytes, r->impl, r->gpus,
-                        r->workgroups.value_or(-1), partition_cus, wl::library_choice_text(p.coll)),
-            std::move(p), r->time_us);
+        // The key is built before `p` moves: argument evaluation order is unspecified.
+        const std::string key =
+            fmt::format("c|{}|{}|{}|{}|{}|{}|{}", r->op, r->bytes, r->impl, r->gpus,
+                        r->workgroups.value_or(-1), partition_cus, wl::library_choice_text(p.coll));
+        add(key, std::move(p), r->time_us);
       }
     }
   }

@@ -7,9 +7,12 @@
 // latency); beside other kernels it sees only CU occupancy (it waits for free CUs and runs in more
 // waves when fewer are free, and the CUs it holds are unavailable to others), not cache or
 // memory-bandwidth interference, and it adds none to them: its measured time already contains its
-// own memory traffic, which the model cannot split out.
+// own memory traffic, which the model cannot split out. Under a board power limit it draws
+// model.power.measured_kernel_power in proportion to the CUs it holds, so it counts toward the
+// average the limit acts on (models/node/power_window.h).
 #include <cstdint>
 
+#include "models/node/node_resources.h"
 #include "sim/engine/workgroup_model.h"
 #include "workloads/program.h"
 
@@ -17,14 +20,17 @@ namespace c3sim::models {
 
 class MeasuredKernelModel final : public engine::WorkgroupModel {
 public:
-  // `cus`: the CUs of the kernel's stream (its mask, or every CU of the GPU).
-  MeasuredKernelModel(const wl::MeasuredKernel& kernel, int cus);
+  // `cus`: the CUs of the kernel's stream (its mask, or every CU of the GPU); `gpu_cus`: the GPU's.
+  MeasuredKernelModel(const wl::MeasuredKernel& kernel, int cus, int gpu_cus, double draw_watts,
+                      const NodeResources& res);
   [[nodiscard]] engine::CohortWork cohort_work(const engine::CohortContext& ctx) override;
   [[nodiscard]] std::int64_t workgroups() const { return workgroups_; }
 
 private:
   double seconds_ = 0;
   std::int64_t workgroups_ = 0;
+  double joules_per_wg_ = 0;  // a workgroup's share of the kernel's draw over its run
+  const NodeResources& res_;
 };
 
 }  // namespace c3sim::models

@@ -88,6 +88,10 @@ void NodeResources::add_power_demand(std::vector<engine::Demand>& demands, doubl
   if (joules > 0) demands.push_back({power_, joules});
 }
 
+void NodeResources::add_power_draw(std::vector<engine::Demand>& demands, double joules_per_unit) const {
+  if (power_ >= 0 && joules_per_unit > 0) demands.push_back({power_, joules_per_unit});
+}
+
 engine::ResourceId NodeResources::link_to_peer(int p) const {
   return links_.size() == 1 ? links_[0] : links_[static_cast<size_t>(p)];
 }

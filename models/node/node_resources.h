@@ -74,6 +74,9 @@ public:
   // HBM bytes `demands` already charges it (its demands on any of the HBM resources), so every
   // requester's HBM traffic draws power without restating its bytes.
   void add_power_demand(std::vector<engine::Demand>& demands, double flops_per_unit = 0) const;
+  // Adds a draw of `joules_per_unit` J per unit of a flow's work on the board power limit, if the
+  // node has one (a kernel whose draw is not built from its FLOPs and bytes: a measured kernel).
+  void add_power_draw(std::vector<engine::Demand>& demands, double joules_per_unit) const;
   // The board power resource (-1 without model.power).
   [[nodiscard]] engine::ResourceId power() const { return power_; }
 

@@ -358,8 +358,9 @@ ProgramRun ProgramSimulator::simulate_once(const wl::Program& p, const ProgramKn
         break;
       }
       case wl::KernelKind::measured: {
-        auto model =
-            std::make_shared<MeasuredKernelModel>(k.measured, ps.cus.value_or(spec_.compute.total_cus()));
+        auto model = std::make_shared<MeasuredKernelModel>(
+            k.measured, ps.cus.value_or(spec_.compute.total_cus()), spec_.compute.total_cus(),
+            spec_.model.power.measured_kernel_power, res);
         engine::KernelDesc d{fmt::format("measured:{}", k.name), model->workgroups(), 1,
                              s_to_ps(spec_.model.dispatch.kernel_launch_latency),
                              engine::FlowOwner{i, engine::KernelKind::memory}};

@@ -101,6 +101,44 @@ TEST(PowerWindow, ASteadyStateIterationStartsWhereItEnds) {
   EXPECT_NEAR(s.step_us, 4.0 * 8192.0 * 8192.0 * 57344.0 / 600e12 * 1e6, 0.01 * s.step_us);
 }
 
+// A kernel known only by its duration draws model.power.measured_kernel_power while it runs: a
+// 20 ms measured kernel at 500 W (of 600 allowed) before a long GEMM raises the average the GEMM
+// starts from, so the GEMM meets the limit sooner and the step is longer; at 0 W it draws nothing.
+// On half the GPU's CUs it draws half.
+TEST(PowerWindow, AMeasuredKernelsDrawCountsTowardTheAverage) {
+  const std::string base =
+      "extends: h200-sxm\nname: h200-measured-draw\nmodel:\n  gemm:\n    matrix_efficiency: 0.96\n"
+      "  power:\n    limit: 700 W\n    static: 100 W\n    energy_per_flop: 1 pJ\n    window: 20 ms\n";
+  const auto program = wl::load_programs_string(
+      "program:\n  name: p\n  streams: [{name: s}]\n  kernels:\n"
+      "    - {name: elementwise, stream: s, measured: {time_us: 20000}}\n"
+      "    - {name: g, stream: s, gemm: {m: 8192, n: 8192, k: 57344, dtype: bf16}}\n",
+      "p.yaml");
+  const auto run = [&](const std::string& extra) {
+    return ProgramSimulator(hw::load_hardware_from_string(base + extra, "hw.yaml")).simulate(program.front());
+  };
+  const ProgramRun silent = run("");
+  const ProgramRun drawing = run("    measured_kernel_power: 500 W\n");
+  EXPECT_GT(drawing.step_us, silent.step_us * 1.005);
+  // Alone for its 20 ms it does not reach the limit (500 < 600 W), so its own time is unchanged:
+  // the difference is the GEMM's.
+  EXPECT_GT(drawing.power_end, 0);
+  // A kernel on 66 of the 132 CUs draws half: at 500 W it leaves the average where the whole-GPU
+  // kernel at 250 W does, so the GEMM after it ends at the same time.
+  const auto on_half = wl::load_programs_string(
+      "program:\n  name: h\n  streams: [{name: s}]\n  kernels:\n"
+      "    - {name: elementwise, stream: s, measured: {time_us: 20000, workgroups: 66}}\n"
+      "    - {name: g, stream: s, gemm: {m: 8192, n: 8192, k: 57344, dtype: bf16}}\n",
+      "h.yaml");
+  const ProgramRun half_500 =
+      ProgramSimulator(hw::load_hardware_from_string(base + "    measured_kernel_power: 500 W\n", "hw.yaml"))
+          .simulate(on_half.front());
+  const ProgramRun whole_250 = run("    measured_kernel_power: 250 W\n");
+  EXPECT_NEAR(half_500.step_us, whole_250.step_us, 1e-6 * whole_250.step_us);
+  EXPECT_GT(whole_250.step_us, silent.step_us);
+  EXPECT_LT(whole_250.step_us, drawing.step_us);
+}
+
 TEST(PowerWindow, SteadyStateIsAProgramKeyThatRoundTrips) {
   const auto p = wl::load_programs_string(
       "program:\n  name: s\n  steady_state: true\n  streams: [{name: s}]\n  kernels:\n"

@@ -77,9 +77,9 @@ from torch.profiler import ProfilerActivity, profile, schedule
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "..", "nccl_protocols")]
 import nccl_log  # noqa: E402  (../nccl_protocols/nccl_log.py)
+from trace_calls import GEMM_OPS, STEPS, dtype_name, gemm_mnk, read_trace  # noqa: E402,F401
 import step_operands  # noqa: E402
 
-STEPS = ["ddp_b25", "ddp_b100", "fsdp_w4k", "fsdp_w8k", "fsdp_w4k_noreshard", "tp", "sp", "moe", "tp_fp16"]
 WARMUP_STEPS = 5
 TIMED_STEPS = 20
 
@@ -425,33 +425,8 @@ def profile_one_step(step, path, marks):
 # ----------------------------------------------------------------------------- trace reading
 
 
-GEMM_OPS = ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm")
-
-
-def dtype_name(t):
-    s = t.lower()
-    if "bfloat16" in s:
-        return "bf16"
-    if "half" in s:
-        return "fp16"
-    if "float8" in s:
-        return "fp8"
-    if s in ("float", "c10::float") or "float32" in s:
-        return "fp32"
-    return None
-
-
 def torch_dtype(t):
     return {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}[dtype_name(t)]
-
-
-def gemm_mnk(name, dims):
-    """c3sim import's logical product (workloads/torch_trace_import.cpp): batch folds into m."""
-    a, b = (dims[1], dims[2]) if name in ("aten::addmm", "aten::baddbmm") else (dims[0], dims[1])
-    m = 1
-    for d in a[:-1]:
-        m *= d
-    return m, b[-1], a[-1]
 
 
 def coll_op(name):
@@ -465,11 +440,6 @@ def coll_op(name):
     if "allgather" in s or "all_gather" in s:
         return "all_gather"
     return None
-
-
-def read_trace(path):
-    with open(path) as f:
-        return json.load(f)["traceEvents"]
 
 
 def trace_summary(events):

@@ -8,7 +8,8 @@
 # and the new-shapes conditioned row (calibrate on the 228 conditioned scenarios' isolated records,
 # the CTA sweep and the partition records, validate their c3 records). Prints C3 MAE, signed error,
 # picks within 2% and mean pick cost, then each policy's MAE / signed error. WINDOW=20 (ms,
-# environment) puts the limit on the draw averaged over that window (model.power.window).
+# environment) puts the limit on the draw averaged over that window (model.power.window);
+# POWER_CAP=FILE takes the power block from FILE (its HBM energy replaced by each HBM_PJ).
 set -eu
 c3sim=${1:-build/sim/cli/c3sim}
 shift || true
@@ -23,8 +24,12 @@ tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 cp $M/h200-sxm-x2.yaml "$tmp/h200-sxm-x2.yaml"
 power_file() { # BASE NAME PJ
-  printf 'extends: %s\nname: %s\nmodel:\n  gemm:\n    matrix_efficiency: 0.96\n  power:\n    limit: 700 W\n' "$1" "$2"
-  printf '    static: 157 W\n    energy_per_flop: 0.683 pJ\n    energy_per_hbm_byte: %s pJ\n' "$3"
+  printf 'extends: %s\nname: %s\nmodel:\n  gemm:\n    matrix_efficiency: 0.96\n' "$1" "$2"
+  if [ -n "${POWER_CAP:-}" ]; then
+    sed -n '/^  power:/,$p' "$POWER_CAP" | sed -e "s/energy_per_hbm_byte: [0-9.]* pJ.*/energy_per_hbm_byte: $3 pJ/"
+  else
+    printf '  power:\n    limit: 700 W\n    static: 157 W\n    energy_per_flop: 0.683 pJ\n    energy_per_hbm_byte: %s pJ\n' "$3"
+  fi
   if [ -n "${WINDOW:-}" ]; then printf '    window: %s ms\n' "$WINDOW"; fi
 }
 report() { # LABEL JSON...

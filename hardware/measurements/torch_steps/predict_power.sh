@@ -13,20 +13,23 @@
 # WINDOW=20 (ms, environment) puts the limit on the draw averaged over that window
 # (model.power.window) and runs each imported step as a steady-state iteration (`steady_state:
 # true`: the 20 timed steps ran back to back), so it starts where its own end leaves the average.
+# POWER_CAP=FILE (environment) takes the power block and the chained base from FILE instead of
+# examples/h200_power_cap.yaml.
 set -eu
 c3sim=${1:-build/sim/cli/c3sim}
 timing=${2:-conditioned}
 here=hardware/measurements/torch_steps
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-power=$(sed -n '/^  power:/,$p' examples/h200_power_cap.yaml)
+cap=${POWER_CAP:-examples/h200_power_cap.yaml}
+power=$(sed -n '/^  power:/,$p' "$cap")
 window=${WINDOW:+    window: $WINDOW ms}
 [ -n "$window" ] && power=$(printf '%s\n%s' "$power" "$window")
 if [ -n "${3:-}" ]; then
   power=$(printf '%s\n' "$power" | sed -e "s/energy_per_hbm_byte: [0-9.]* pJ .*/energy_per_hbm_byte: $3 pJ/")
-  sed -e "s/energy_per_hbm_byte: [0-9.]* pJ .*/energy_per_hbm_byte: $3 pJ/" examples/h200_power_cap.yaml >"$tmp/power_cap.yaml"
+  sed -e "s/energy_per_hbm_byte: [0-9.]* pJ .*/energy_per_hbm_byte: $3 pJ/" "$cap" >"$tmp/power_cap.yaml"
 else
-  cp examples/h200_power_cap.yaml "$tmp/power_cap.yaml"
+  cp "$cap" "$tmp/power_cap.yaml"
 fi
 [ -n "$window" ] && printf '%s\n' "$window" >>"$tmp/power_cap.yaml"
 steady() { [ -n "$window" ] && sed -i '0,/^    source:/s//    steady_state: true\n    source:/' "$1"; true; }

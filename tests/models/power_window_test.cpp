@@ -102,9 +102,10 @@ TEST(PowerWindow, ASteadyStateIterationStartsWhereItEnds) {
 }
 
 // A kernel known only by its duration draws model.power.measured_kernel_power while it runs: a
-// 20 ms measured kernel at 500 W (of 600 allowed) before a long GEMM raises the average the GEMM
-// starts from, so the GEMM meets the limit sooner and the step is longer; at 0 W it draws nothing.
-// On half the GPU's CUs it draws half.
+// 20 ms measured kernel at 500 W (of 600 allowed) before a ~37 ms GEMM (~950 W unthrottled)
+// raises the average the GEMM starts from (to 500 (1 - 1/e) = 316 W), so the GEMM meets the limit
+// after 12 ms instead of 20 and the step is longer; at 0 W it draws nothing. On half the GPU's CUs
+// it draws half.
 TEST(PowerWindow, AMeasuredKernelsDrawCountsTowardTheAverage) {
   const std::string base =
       "extends: h200-sxm\nname: h200-measured-draw\nmodel:\n  gemm:\n    matrix_efficiency: 0.96\n"
@@ -112,7 +113,7 @@ TEST(PowerWindow, AMeasuredKernelsDrawCountsTowardTheAverage) {
   const auto program = wl::load_programs_string(
       "program:\n  name: p\n  streams: [{name: s}]\n  kernels:\n"
       "    - {name: elementwise, stream: s, measured: {time_us: 20000}}\n"
-      "    - {name: g, stream: s, gemm: {m: 8192, n: 8192, k: 57344, dtype: bf16}}\n",
+      "    - {name: g, stream: s, gemm: {m: 8192, n: 8192, k: 229376, dtype: bf16}}\n",
       "p.yaml");
   const auto run = [&](const std::string& extra) {
     return ProgramSimulator(hw::load_hardware_from_string(base + extra, "hw.yaml")).simulate(program.front());
@@ -128,7 +129,7 @@ TEST(PowerWindow, AMeasuredKernelsDrawCountsTowardTheAverage) {
   const auto on_half = wl::load_programs_string(
       "program:\n  name: h\n  streams: [{name: s}]\n  kernels:\n"
       "    - {name: elementwise, stream: s, measured: {time_us: 20000, workgroups: 66}}\n"
-      "    - {name: g, stream: s, gemm: {m: 8192, n: 8192, k: 57344, dtype: bf16}}\n",
+      "    - {name: g, stream: s, gemm: {m: 8192, n: 8192, k: 229376, dtype: bf16}}\n",
       "h.yaml");
   const ProgramRun half_500 =
       ProgramSimulator(hw::load_hardware_from_string(base + "    measured_kernel_power: 500 W\n", "hw.yaml"))

@@ -88,6 +88,7 @@ bool has_gather(const NodeSpec& s) { return s.model.memory.gather_latency != 0; 
 bool has_power(const NodeSpec& s) { return s.model.power.limit != 0; }
 bool has_power_window(const NodeSpec& s) { return s.model.power.window != 0; }
 bool has_measured_kernel_power(const NodeSpec& s) { return s.model.power.measured_kernel_power != 0; }
+bool has_rate_exponent(const NodeSpec& s) { return s.model.power.rate_exponent != 1; }
 bool has_message_overhead(const NodeSpec& s) { return s.model.fused.message_overhead >= 0; }
 bool has_occupancy_ratio(const NodeSpec& s) { return s.model.fused.occupancy_ratio != 1; }
 // The cluster section: absent = one node (nics_per_node 0); its fields come as a set (validate()).
@@ -331,6 +332,7 @@ constexpr FieldLine kLines[] = {
   {"model.power.energy_per_hbm_byte", D::energy, C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::energy_per_hbm_byte>, has_power},
   {"model.power.window",              D::time,   C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::window>, has_power_window},
   {"model.power.measured_kernel_power", D::power, C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::measured_kernel_power>, has_measured_kernel_power},
+  {"model.power.rate_exponent",       D::dimensionless, C::at_least_one, kOpt, at<&S::model, &M::power, &PowerModel::rate_exponent>, has_rate_exponent},
 
   {"model.fused.message_overhead", D::time,          C::non_negative, kOpt, at<&S::model, &M::fused, &FusedModel::message_overhead>, has_message_overhead},
   {"model.fused.occupancy_ratio",  D::dimensionless, C::fraction,     kOpt, at<&S::model, &M::fused, &FusedModel::occupancy_ratio>, has_occupancy_ratio},

@@ -88,6 +88,11 @@ void check_power(const NodeSpec& spec, const HardwareSourceMap& sources) {
   if (!(p.energy_per_flop > 0)) {
     fail(sources, "model.power.energy_per_flop", "must be greater than 0 when model.power.limit is set");
   }
+  if (p.rate_exponent != 1 && p.window == 0) {
+    // The exponent acts where the limit follows the work in flight (models/node/power_window.h).
+    fail(sources, "model.power.rate_exponent",
+         "needs model.power.window: the instantaneous limit has no exponent");
+  }
 }
 
 // The cluster section comes as a set: nics_per_node says there is one; without it no other cluster

@@ -315,6 +315,10 @@ struct PowerModel {
   // (W; a share of it on fewer CUs). Its bytes and FLOPs are unknown, so its draw is a class
   // figure: a step's such kernels are mostly HBM streams. 0 = they draw nothing.
   double measured_kernel_power = 0;
+  // rate_exponent: how the draw of work the limit slows falls with its rate, P ~ rate^b (>= 1): a
+  // lower clock runs at a lower voltage. 1 = linear (the draw at the limit's rate is the full-clock
+  // draw scaled by the rate). Applies with a window (models/node/power_window.h).
+  double rate_exponent = 1;
   // window: the power manager's averaging time constant (s). 0 = the limit binds on the draw at
   // each instant; > 0 = on its exponential average over this time (models/node/power_window.h),
   // so a burst shorter than the window runs unthrottled and a sustained load settles at the limit.

@@ -8,6 +8,8 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -24,6 +26,21 @@
 namespace c3sim::wl {
 
 namespace {
+
+// The N of a "ProfilerStep#N" annotation (the profiler counts the loop's steps from 0); -1 when the
+// name carries no number.
+int profiler_step_number(std::string_view name) {
+  constexpr std::string_view kPrefix = "ProfilerStep#";
+  if (name.rfind(kPrefix, 0) != 0) return -1;
+  const std::string_view digits = name.substr(kPrefix.size());
+  if (digits.empty() || digits.size() > 9) return -1;
+  int n = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '9') return -1;
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
 
 bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
 
@@ -360,10 +377,12 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
 
   // The profiler step: the first ProfilerStep# annotation, when present, bounds the launches.
   std::optional<std::pair<double, double>> step;
+  bool after_other_steps = false;
   if (!steps.empty()) {
     std::stable_sort(steps.begin(), steps.end(),
                      [](const TraceEvent* a, const TraceEvent* b) { return a->ts < b->ts; });
     step = {steps.front()->ts, steps.front()->end()};
+    after_other_steps = profiler_step_number(t.strings.text(steps.front()->name)) >= 1;
   }
 
   std::vector<Kernel> kernels;
@@ -395,6 +414,9 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
   r.first_launch_ts_us = kernels.front().launch_ts();
   Program& p = r.program;
   p.name = options.name.empty() ? "torch_trace" : options.name;
+  // ProfilerStep#N with N >= 1: the loop ran N steps before this one, so the board starts it where
+  // the step before left its averaged power (model.power.window), not rested.
+  p.steady_state = after_other_steps;
   p.source = "PyTorch profiler trace " + comment_text(file);
   p.location = SourceLocation{file, 0, 0};
   p.kernels.reserve(kernels.size());

@@ -73,6 +73,7 @@ TorchRanksResult import_torch_rank_traces(const std::vector<std::string>& paths,
   p.gpus = ranks;
   p.location = SourceLocation{paths[order[0]], 0, 0};
   p.device = zero.device;  // the traced GPU (every rank's trace names the same model)
+  p.steady_state = zero.steady_state;
   double first_launch = std::numeric_limits<double>::infinity();
   double first_kernel = std::numeric_limits<double>::infinity(), last_end = 0;
   std::set<std::string> streams;

@@ -1,18 +1,24 @@
 #pragma once
-// The board power limit as a controller acts on it (model.power.window > 0): the limit binds on
-// the power averaged over the controller's window, not on the power drawn at each instant.
+// The board power limit as the power manager applies it (model.power.window > 0): it sets the clock
+// from the power averaged over its window, not from the draw at each instant.
 //
-// A GPU's power manager lowers the clock when its averaged draw reaches the limit: from rest, a
-// long GEMM runs unthrottled for tens of milliseconds before the clock falls, and an idle gap of
-// a similar length restores it (hardware/measurements/clocks/). The average here is an
-// exponential one with time constant `window`: dA/dt = (P - A) / window, with P the dynamic draw
-// (above `static`) of the flows in flight. While A is below the limit the power resource is open
-// (no flow is slowed by it); once A reaches the limit, the resource's capacity becomes the limit
-// itself (the instantaneous law, which holds A there); when the work in flight draws less than
-// the limit, the resource opens again and A decays.
+// D is what the work in flight would draw at the full clock (its flows' J per unit at their
+// unthrottled rates, the power resource open). The manager averages it with time constant
+// `window`: dA/dt = (D - A) / window. While A is at or under the limit L the clock is full; above
+// it the clock falls to the scale s at which the averaged draw is the limit. A lower clock runs at
+// a lower voltage, so work slowed to s of its rate draws s^b of its full-clock draw (`rate_exponent`
+// b; measured on an H200, b ~ 2.3: hardware/measurements/torch_steps/gemm_power/), and
+//   s = (L / A)^(1/b)   when A > L, else 1.
+// The power resource's capacity is then s D (open at s = 1): the flows that draw power run at s of
+// their rate. So a burst shorter than the window runs unthrottled, a sustained load settles where
+// its draw is the limit (s^b D = L), and a load that runs part of the time (a GEMM between lighter
+// kernels) settles where its averaged draw is (the duty experiments of gemm_power/).
 //
-// Work per step: one read of the power resource's load (O(flows using it)), an exponential, and at
-// most one scheduled event for the instant A reaches the limit.
+// Work per step: nothing unless the solver re-solved since the last step (then one more solve with
+// the resource open for D when throttled, and one with the new capacity); the clock is re-set at
+// scheduled instants while A moves, each when s has moved by about kScaleStep.
+#include <cstdint>
+
 #include "sim/engine/simulation.h"
 
 namespace c3sim::models {
@@ -20,29 +26,37 @@ namespace c3sim::models {
 class PowerWindowObserver final : public engine::StepObserver {
 public:
   // `limit`: the dynamic power the window may average (W: limit - static); `window`: the averaging
-  // time constant (s); `start`: the average at the run's start (W above static; 0 = rested).
+  // time constant (s); `start`: A at the run's start (W above static; 0 = rested); `rate_exponent`:
+  // b above (>= 1).
   PowerWindowObserver(engine::Simulation& sim, engine::ResourceId power, double limit, double window,
-                      double start);
+                      double start, double rate_exponent = 1);
   void settle(engine::Simulation& sim) override;
   void before_step(engine::Simulation& sim, TimePs next) override;
 
-  // The average at the current engine time (after the last step integrated it).
+  // A at the current engine time (after the last step integrated it).
   [[nodiscard]] double average() const { return average_; }
-  [[nodiscard]] bool capped() const { return capped_; }
+  // The clock scale s (1 = full clock).
+  [[nodiscard]] double clock_scale() const { return scale_; }
 
 private:
-  void cap(engine::Simulation& sim);
-  // Drops the scheduled capping event, if any.
+  // s for an average of `a`.
+  [[nodiscard]] double scale_for(double a) const;
+  // Sets the clock for the current average and draw (the resource's capacity, then a solve) and
+  // schedules the next instant it must move (A reaching the limit, or moving by a step).
+  void update(engine::Simulation& sim);
   void cancel_pending(engine::Simulation& sim);
 
   engine::ResourceId power_;
   double limit_;
   double window_ps_;
+  double rate_exponent_;
   double average_;
-  double load_ = 0;  // draw of the flows in flight after the last settle (W)
+  double draw_ = 0;   // D: the work in flight's draw at the full clock (W)
+  double scale_ = 1;  // s
   TimePs integrated_to_ = 0;
-  bool capped_ = false;
-  engine::EventId pending_ = -1;  // the event that caps at the predicted instant
+  std::uint64_t seen_solves_ = 0;  // the solver's solve count when D was last read
+  bool started_ = false;
+  engine::EventId pending_ = -1;
   TimePs pending_at_ = -1;
 };
 

@@ -147,8 +147,15 @@ AllGpuRun simulate_all_gpus(ProgramSimulator& sim, const std::vector<wl::Program
     return g;
   };
   Gates gates{none(), none()};
+  // A steady-state rank's averaged power at its start, found once for its program alone and held
+  // through the rounds (models/program/program_simulator.h, ProgramKnobs::power_start_fixed).
+  std::vector<double> power_start(distinct.size(), 0);
+  for (size_t d = 0; d < distinct.size(); ++d)
+    power_start[d] = sim.steady_power_start(ranks[distinct[d]], {});
   const auto knobs_for = [&](size_t d) {
     ProgramKnobs knobs;
+    knobs.power_start = power_start[d];
+    knobs.power_start_fixed = true;
     knobs.start_gate = gates.start[d];
     knobs.end_gate = gates.end[d];
     knobs.hold_stream.resize(knobs.end_gate.size());

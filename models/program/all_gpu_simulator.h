@@ -18,7 +18,9 @@
 // simulated once per round. Ranks may run different kernel lists (wl::RankKernels, every rank's
 // trace of a step) and start at different host times on the common clock (wl::Program::start_us):
 // collectives are matched across ranks by their order among each rank's collectives, so a rank
-// that starts late arrives late at every collective and the others wait for it there.
+// that starts late arrives late at every collective and the others wait for it there. A
+// `steady_state` rank on hardware with a power window starts each round from the averaged power
+// its program alone settles at, found once before the rounds.
 //
 // Limits: each rank keeps the representative model's view of links and peers (what a peer sends
 // it is priced as its own symmetric traffic; shared links are per rank, not one resource for the

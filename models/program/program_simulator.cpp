@@ -92,26 +92,42 @@ void check_program_nodes(const wl::Program& program, const hw::NodeSpec& spec) {
 }
 
 ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& knobs) {
+  if (knobs.power_start_fixed) return simulate_once(p, knobs);
+  ProgramKnobs run = knobs;
+  run.power_start = steady_power_start(p, knobs);
+  return simulate_once(p, run);
+}
+
+double ProgramSimulator::steady_power_start(const wl::Program& p, const ProgramKnobs& knobs) {
   const hw::PowerModel& power = spec_.model.power;
-  if (!p.steady_state || !(power.limit > 0 && power.window > 0)) return simulate_once(p, knobs);
-  // Iterations of a loop run back to back: each starts where the last left the averaged power.
-  // From the limit (a board that has been running it), the fixed point is met in a few runs.
-  constexpr int kMaxIterations = 8;
+  if (!p.steady_state || !(power.limit > 0 && power.window > 0)) return knobs.power_start;
+  // Iterations of a loop run back to back: each starts where the last left the averaged power, so
+  // the start is the fixed point of end(start). An iteration shorter than the window moves the
+  // average only part of the way (end - start shrinks by about exp(-T / window) per run), so the
+  // fixed point is found by secant steps on end(x) - x, nearly linear in x, from the limit (a board
+  // that has been running the loop) and from where that run ended.
+  constexpr int kMaxRuns = 8;
   constexpr double kTolerance = 1e-3;
+  const double allowed = power.limit - power.static_power;
   ProgramKnobs quiet = knobs;
   quiet.trace = nullptr;
   quiet.tally = false;
-  double start = power.limit - power.static_power;
-  for (int i = 0; i < kMaxIterations; ++i) {
-    quiet.power_start = start;
-    const ProgramRun run = simulate_once(p, quiet);
-    const bool repeats = std::abs(run.power_end - start) <= kTolerance * (power.limit - power.static_power);
-    start = run.power_end;
-    if (repeats) break;
+  const auto end_of = [&](double x) {
+    quiet.power_start = x;
+    return simulate_once(p, quiet).power_end;
+  };
+  double x0 = allowed;
+  double g0 = end_of(x0) - x0;
+  double start = x0 + g0;
+  for (int i = 1; i < kMaxRuns && std::abs(g0) > kTolerance * allowed; ++i) {
+    const double g = end_of(start) - start;
+    if (std::abs(g) <= kTolerance * allowed) break;
+    const double next = g0 != g ? start - g * (start - x0) / (g - g0) : start + g;
+    x0 = start;
+    g0 = g;
+    start = std::max(0.0, next);
   }
-  ProgramKnobs last = knobs;
-  last.power_start = start;
-  return simulate_once(p, last);
+  return start;
 }
 
 ProgramRun ProgramSimulator::simulate_once(const wl::Program& p, const ProgramKnobs& knobs) {
@@ -219,7 +235,8 @@ ProgramRun ProgramSimulator::simulate_once(const wl::Program& p, const ProgramKn
   std::optional<PowerWindowObserver> power_window;
   if (res.power() >= 0 && spec_.model.power.window > 0) {
     const hw::PowerModel& pm = spec_.model.power;
-    power_window.emplace(sim, res.power(), pm.limit - pm.static_power, pm.window, knobs.power_start);
+    power_window.emplace(sim, res.power(), pm.limit - pm.static_power, pm.window, knobs.power_start,
+                         pm.rate_exponent);
     sim.add_observer(&*power_window);
   }
 

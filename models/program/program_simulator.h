@@ -45,8 +45,11 @@ struct ProgramKnobs {
   // kernel waiting for a slower peer still occupies its stream); empty = none.
   std::vector<bool> hold_stream;
   // With a power window (model.power.window): the averaged dynamic power at the run's start (W
-  // above model.power.static; 0 = a rested board). A `steady_state` program finds its own.
+  // above model.power.static; 0 = a rested board). A `steady_state` program finds its own unless
+  // `power_start_fixed` (all-GPU mode finds each rank's once, then holds it while the ranks' gates
+  // settle: a start re-found every round would move them by picoseconds).
   double power_start = 0;
+  bool power_start_fixed = false;
 };
 
 struct KernelRun {
@@ -138,10 +141,13 @@ public:
   [[nodiscard]] const hw::NodeSpec& spec() const { return spec_; }
 
   // Validates (InputError) then simulates the program once. A `steady_state` program on hardware
-  // with a power window starts from the averaged power its own previous iteration leaves: it is
-  // run from the limit until the average at its end repeats the one at its start (within 0.1%),
-  // and the last run is returned.
+  // with a power window starts from the averaged power its own previous iteration leaves
+  // (steady_power_start), unless the knobs fix the start.
   ProgramRun simulate(const wl::Program& program, const ProgramKnobs& knobs = {});
+  // The average a `steady_state` program's iterations start from under `knobs`: the start whose
+  // run ends where it began (within 0.1% of the limit). knobs.power_start for any other program or
+  // hardware without a power window.
+  double steady_power_start(const wl::Program& program, const ProgramKnobs& knobs);
   // Kernel k of the program alone on its stream, launched at t = 0: end time in us. Memoized.
   double isolated_us(const wl::Program& program, int kernel);
   // Step time, per-kernel timing and slowdown, and serial/ideal from `baseline` (the program

@@ -18,16 +18,24 @@ namespace {
 
 // limit 700 W, static 100 W: 600 W for work; 1 pJ per FLOP caps GEMMs at 600 TFLOP/s. The copy
 // loop's memory stall (model.collective.memory_stall_fraction) is off: these tests isolate the cap.
+// The preset's own limit acts on the averaged draw (families/hopper.yaml); here a `power` block is
+// the instantaneous law (no window, linear in the rate, measured kernels drawing nothing), and
+// without one the limit is off.
 std::string power_file(const std::string& power) {
+  const std::string block =
+      power.empty() ? std::string("  power:\n    limit: 0 W\n")
+                    : power + "    window: 0 s\n    rate_exponent: 1\n    measured_kernel_power: 0 W\n";
   return "extends: h200-sxm\nname: h200-power-test\nmodel:\n  gemm:\n    matrix_efficiency: 0.96\n"
          "  collective:\n    memory_stall_fraction: 0\n" +
-         power;
+         block;
 }
 const char* kCap =
     "  power:\n    limit: 700 W\n    static: 100 W\n    energy_per_flop: 1 pJ\n    energy_per_hbm_byte: 100 "
     "pJ\n";
 // The same without a cost for HBM bytes: the cap is then exactly 600 TFLOP/s.
-const char* kFlopsOnly = "  power:\n    limit: 700 W\n    static: 100 W\n    energy_per_flop: 1 pJ\n";
+const char* kFlopsOnly =
+    "  power:\n    limit: 700 W\n    static: 100 W\n    energy_per_flop: 1 pJ\n    energy_per_hbm_byte: 0 "
+    "pJ\n";
 
 double gemm_tflops(const hw::NodeSpec& spec, int cus) {
   // A long-K GEMM on `cus` SMs (a masked stream), alone.
@@ -130,8 +138,8 @@ TEST(PowerCap, PowerAndEnergyUnitsParseAndRoundTrip) {
   EXPECT_DOUBLE_EQ(back.model.power.static_power, 100.0);
   EXPECT_DOUBLE_EQ(back.model.power.energy_per_flop, 1e-12);
   EXPECT_DOUBLE_EQ(back.model.power.energy_per_hbm_byte, 100e-12);
-  // Absent section: absent again.
-  const std::string plain = hw::to_yaml(hw::load_hardware("h200-sxm"));
+  // Absent section (the MI300X preset has none): absent again.
+  const std::string plain = hw::to_yaml(hw::load_hardware("mi300x"));
   EXPECT_EQ(plain.find("power:"), std::string::npos);
 }
 

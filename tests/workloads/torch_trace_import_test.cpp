@@ -247,6 +247,28 @@ TEST(TorchTraceImport, ProfilerStepBoundsTheImport) {
   EXPECT_EQ(r.program.kernels.size(), 4U);
   EXPECT_DOUBLE_EQ(*r.program.measured_profiler_step_us, 200);
   EXPECT_DOUBLE_EQ(*r.program.measured_step_us, 200);
+  // Step 3 of the loop ran after three others: a steady-state iteration (model.power.window).
+  EXPECT_TRUE(r.program.steady_state);
+}
+
+// ProfilerStep#0 is the loop's first step (nothing ran before it), and a trace without a step
+// annotation says nothing of what ran before: both start rested. Step 12 is steady.
+TEST(TorchTraceImport, OnlyAStepAfterOthersIsSteadyState) {
+  const auto with_step = [](const char* name) {
+    nlohmann::json j = nlohmann::json::parse(testing::source_text(kSmall));
+    j["traceEvents"].push_back({{"ph", "X"},
+                                {"cat", "user_annotation"},
+                                {"name", name},
+                                {"pid", 1},
+                                {"tid", 100},
+                                {"ts", 100},
+                                {"dur", 200}});
+    return import_torch_trace(j.dump(), "step.json", {}).program;
+  };
+  EXPECT_FALSE(with_step("ProfilerStep#0").steady_state);
+  EXPECT_TRUE(with_step("ProfilerStep#12").steady_state);
+  EXPECT_FALSE(with_step("ProfilerStep#x").steady_state);
+  EXPECT_FALSE(import_torch_trace(testing::source_text(kSmall), kSmall, {}).program.steady_state);
 }
 
 TEST(TorchTraceImport, SeveralDevicesNeedDeviceAndRankMustMatch) {

@@ -10,6 +10,8 @@
 # wait for every rank). Prints one CSV line per step, mode and policy: kernels in rank 0's trace,
 # cuda_sync events by kind, the importer's summary, c3sim's step, the trace's own step, the
 # unprofiled median (CUDA events; for all ranks the slowest rank's) and the error against it.
+# NO_POWER=1 (environment) calibrates on the preset with its board power limit off
+# (`model.power.limit: 0 W`): the records' rested clock throughout.
 set -eu
 c3sim=${1:-build/sim/cli/c3sim}
 policies=${2:-base,sp,dma}
@@ -27,7 +29,12 @@ for dir in "$here"/*/; do
   else
     python3 "$here/select_records.py" "$dir/iso_torch.jsonl" "$tmp/$s.iso.jsonl" "$operands"
   fi
-  "$c3sim" calibrate "$tmp/$s.iso.jsonl" --hardware h200-sxm -o "$tmp/$s.hw.yaml" 2>/dev/null
+  base=h200-sxm
+  if [ -n "${NO_POWER:-}" ]; then
+    printf 'extends: h200-sxm\nname: h200-sxm-no-power\nmodel:\n  power:\n    limit: 0 W\n' >"$tmp/base.yaml"
+    base="$tmp/base.yaml"
+  fi
+  "$c3sim" calibrate "$tmp/$s.iso.jsonl" --hardware "$base" -o "$tmp/$s.hw.yaml" 2>/dev/null
   ranks=$(ls "$dir"/rank*.json | sort -V)
   for mode in rank0 all_ranks; do
     if [ $mode = rank0 ]; then traces="$dir/rank0.json" run_flags=(); else traces=$ranks run_flags=(--all-gpus); fi

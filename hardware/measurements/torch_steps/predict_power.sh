@@ -14,7 +14,8 @@
 # (model.power.window) and runs each imported step as a steady-state iteration (`steady_state:
 # true`: the 20 timed steps ran back to back), so it starts where its own end leaves the average.
 # POWER_CAP=FILE (environment) takes the power block and the chained base from FILE instead of
-# examples/h200_power_cap.yaml.
+# examples/h200_power_cap.yaml. NO_POWER=1 gives `none` the preset with its own limit off
+# (`model.power.limit: 0 W`).
 set -eu
 c3sim=${1:-build/sim/cli/c3sim}
 timing=${2:-conditioned}
@@ -38,7 +39,12 @@ for dir in "$here"/*/; do
   s=$(basename "$dir")
   [ -f "$dir/rank0.json" ] || continue
   python3 "$here/select_records.py" "$dir/iso_conditioned.jsonl" "$tmp/$s.iso.jsonl" random "$timing"
-  "$c3sim" calibrate "$tmp/$s.iso.jsonl" --hardware h200-sxm -o "$tmp/$s.none.yaml" 2>/dev/null
+  base=h200-sxm
+  if [ -n "${NO_POWER:-}" ]; then
+    printf 'extends: h200-sxm\nname: h200-sxm-no-power\nmodel:\n  power:\n    limit: 0 W\n' >"$tmp/base.yaml"
+    base="$tmp/base.yaml"
+  fi
+  "$c3sim" calibrate "$tmp/$s.iso.jsonl" --hardware "$base" -o "$tmp/$s.none.yaml" 2>/dev/null
   printf 'extends: %s\nname: %s-power\nmodel:\n%s\n' "$s.none.yaml" "$s" "$power" >"$tmp/$s.merged.yaml"
   "$c3sim" calibrate "$tmp/$s.iso.jsonl" --hardware "$tmp/power_cap.yaml" -o "$tmp/$s.chained.yaml" 2>/dev/null
   "$c3sim" import --from torch-profiler "$dir/rank0.json" --name "$s" -o "$tmp/$s.rank0.yaml" 2>/dev/null

@@ -58,8 +58,11 @@ void PowerWindowObserver::update(engine::Simulation& sim) {
   scale_ = average_ < limit_ ? 1 : scale_for(0.5 * (average_ + target));
   engine::FluidSolver& solver = sim.solver();
   // No draw, nothing to slow: the resource stays open (a capacity of s x 0 would stall new flows).
-  solver.set_capacity(power_, scale_ < 1 && draw_ > 0 ? scale_ * draw_ : kOpen, sim.now());
-  solver.solve(sim.now());
+  const double capacity = scale_ < 1 && draw_ > 0 ? scale_ * draw_ : kOpen;
+  if (capacity != solver.capacity(power_)) {
+    solver.set_capacity(power_, capacity, sim.now());
+    solver.solve(sim.now());
+  }
   seen_solves_ = solver.solves();
   if (target == average_) return;
   // A(t) = D + (A0 - D) exp(-t / window) reaches the target at t = window ln((D - A0) / (D - target)).

@@ -14,9 +14,9 @@
 // its draw is the limit (s^b D = L), and a load that runs part of the time (a GEMM between lighter
 // kernels) settles where its averaged draw is (the duty experiments of gemm_power/).
 //
-// Work per step: nothing unless the solver re-solved since the last step (then one more solve with
-// the resource open for D when throttled, and one with the new capacity); the clock is re-set at
-// scheduled instants while A moves, each when s has moved by about kScaleStep.
+// Work per step: nothing unless the solver re-solved since the last step (then, when throttled, one
+// more solve with the resource open for D and one with the new capacity); the clock is re-set at
+// scheduled instants while A moves, each when s has moved by about kScaleStep / b.
 #include <cstdint>
 
 #include "sim/engine/simulation.h"
@@ -35,8 +35,6 @@ public:
 
   // A at the current engine time (after the last step integrated it).
   [[nodiscard]] double average() const { return average_; }
-  // The clock scale s (1 = full clock).
-  [[nodiscard]] double clock_scale() const { return scale_; }
 
 private:
   // s for an average of `a`.

@@ -38,6 +38,14 @@ bool has_dtype_efficiency(const NodeSpec& s) {
   return s.model.gemm.dtype_efficiency.count(D) != 0;
 }
 template <Dtype D>
+FieldRef dtype_energy(NodeSpec& s) {
+  return &s.model.power.dtype_energy[D];
+}
+template <Dtype D>
+bool has_dtype_energy(const NodeSpec& s) {
+  return s.model.power.dtype_energy.count(D) != 0;
+}
+template <Dtype D>
 FieldRef dtype_tile_n(NodeSpec& s) {
   return &s.model.gemm.dtype_macro_tile_n[D];
 }
@@ -333,6 +341,10 @@ constexpr FieldLine kLines[] = {
   {"model.power.window",              D::time,   C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::window>, has_power_window},
   {"model.power.measured_kernel_power", D::power, C::non_negative, kOpt, at<&S::model, &M::power, &PowerModel::measured_kernel_power>, has_measured_kernel_power},
   {"model.power.rate_exponent",       D::dimensionless, C::at_least_one, kOpt, at<&S::model, &M::power, &PowerModel::rate_exponent>, has_rate_exponent},
+  {"model.power.dtype_energy.fp16",   D::dimensionless, C::positive, kOpt, dtype_energy<Dtype::fp16>, has_dtype_energy<Dtype::fp16>},
+  {"model.power.dtype_energy.fp8",    D::dimensionless, C::positive, kOpt, dtype_energy<Dtype::fp8>,  has_dtype_energy<Dtype::fp8>},
+  {"model.power.dtype_energy.fp32",   D::dimensionless, C::positive, kOpt, dtype_energy<Dtype::fp32>, has_dtype_energy<Dtype::fp32>},
+  {"model.power.dtype_energy.tf32",   D::dimensionless, C::positive, kOpt, dtype_energy<Dtype::tf32>, has_dtype_energy<Dtype::tf32>},
 
   {"model.fused.message_overhead", D::time,          C::non_negative, kOpt, at<&S::model, &M::fused, &FusedModel::message_overhead>, has_message_overhead},
   {"model.fused.occupancy_ratio",  D::dimensionless, C::fraction,     kOpt, at<&S::model, &M::fused, &FusedModel::occupancy_ratio>, has_occupancy_ratio},

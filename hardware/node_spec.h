@@ -319,6 +319,9 @@ struct PowerModel {
   // lower clock runs at a lower voltage. 1 = linear (the draw at the limit's rate is the full-clock
   // draw scaled by the rate). Applies with a window (models/node/power_window.h).
   double rate_exponent = 1;
+  // dtype_energy.<dtype>: a GEMM FLOP's energy in that dtype over a bf16 FLOP's (the kernels move
+  // the same tiles, but their operands toggle differently). Absent: 1.
+  std::map<Dtype, double> dtype_energy;
   // window: the power manager's averaging time constant (s). 0 = the limit binds on the draw at
   // each instant; > 0 = on its exponential average over this time (models/node/power_window.h),
   // so a burst shorter than the window runs unthrottled and a sustained load settles at the limit.

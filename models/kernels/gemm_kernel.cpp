@@ -45,6 +45,8 @@ GemmPlan plan_gemm(const wl::Gemm& gemm, const hw::NodeSpec& spec, int cus_avail
   g.a_bytes = static_cast<double>(gemm.m) * g.k * elt;
   g.b_bytes = g.k * static_cast<double>(gemm.n) * elt;
   p.flops_per_tile = 2.0 * g.tile_m * g.tile_n * g.k;
+  if (const auto e = spec.model.power.dtype_energy.find(gemm.dtype); e != spec.model.power.dtype_energy.end())
+    p.energy_scale = e->second;
   p.write_bytes_per_tile = g.tile_m * g.tile_n * elt;
   p.cu_flop_rate = peak->second / spec.compute.total_cus() * efficiency *
                    (beside_partition ? spec.model.gemm.beside_partition_efficiency : 1.0);
@@ -160,7 +162,7 @@ engine::CohortWork GemmWorkgroupModel::work_for(const GemmTraffic& t, int xcd) c
   w.demands.push_back({m.fabric[x], t.fabric});
   if (m.llc >= 0) w.demands.push_back({m.llc, t.llc});
   w.demands.push_back({m.hbm, t.hbm});
-  res_.add_power_demand(w.demands, plan_.flops_per_tile);
+  res_.add_power_demand(w.demands, plan_.flops_per_tile * plan_.energy_scale);
   return w;
 }
 

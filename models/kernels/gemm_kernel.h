@@ -27,6 +27,8 @@ struct GemmPlan {
   // late takes the tiles left rather than a fixed share.
   bool holds_cus = false;
   double flops_per_tile = 0;
+  // J per tile's FLOPs relative to model.power.energy_per_flop: the dtype's dtype_energy (1 for bf16).
+  double energy_scale = 1;
   double write_bytes_per_tile = 0;
   double cu_flop_rate = 0;  // achieved FLOP/s of one CU on this dtype
   // model.gemm.epilogue_exposed: seconds per tile the output store adds after the mainloop (the

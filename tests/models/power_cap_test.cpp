@@ -37,11 +37,12 @@ const char* kFlopsOnly =
     "  power:\n    limit: 700 W\n    static: 100 W\n    energy_per_flop: 1 pJ\n    energy_per_hbm_byte: 0 "
     "pJ\n";
 
-double gemm_tflops(const hw::NodeSpec& spec, int cus) {
+double gemm_tflops(const hw::NodeSpec& spec, int cus, const std::string& dtype = "bf16") {
   // A long-K GEMM on `cus` SMs (a masked stream), alone.
   const auto p = wl::load_programs_string(
       "program:\n  name: g\n  streams: [{name: s, cus: " + std::to_string(cus) +
-          "}]\n  kernels:\n    - {name: g, stream: s, gemm: {m: 8192, n: 8192, k: 57344, dtype: bf16}}\n",
+          "}]\n  kernels:\n    - {name: g, stream: s, gemm: {m: 8192, n: 8192, k: 57344, dtype: " + dtype +
+          "}}\n",
       "g.yaml");
   ProgramSimulator sim(spec);
   const ProgramRun run = sim.simulate(p.front());
@@ -65,6 +66,23 @@ TEST(PowerCap, WholeGpuGemmRunsAtTheRateThePowerPaysFor) {
   // 32 SMs: ~0.96 x 989.4 x 32 / 132 = 230 TFLOP/s, 230 W of the 600: the cap does not bind.
   EXPECT_NEAR(gemm_tflops(capped, 32), gemm_tflops(free, 32), 1e-6 * gemm_tflops(free, 32));
   EXPECT_LT(gemm_tflops(capped, 32), 600.0 * 32 / 132 * 2);
+}
+
+// model.power.dtype_energy: an fp16 FLOP at twice a bf16 FLOP's energy caps fp16 GEMMs at half
+// the rate (300 TFLOP/s of the 600 W); bf16 keeps its 600; without the entry an fp16 GEMM costs
+// the Hopper family's 1.05x (571 TFLOP/s).
+TEST(PowerCap, ADtypesEnergyScalesItsCap) {
+  const hw::NodeSpec doubled = hw::load_hardware_from_string(
+      power_file(std::string(kFlopsOnly) + "    dtype_energy:\n      fp16: 2\n"), "fp16.yaml");
+  const hw::NodeSpec plain = hw::load_hardware_from_string(power_file(kFlopsOnly), "plain.yaml");
+  EXPECT_LE(gemm_tflops(doubled, 132, "fp16"), 300.0);
+  EXPECT_GT(gemm_tflops(doubled, 132, "fp16"), 0.98 * 300.0);
+  EXPECT_DOUBLE_EQ(gemm_tflops(doubled, 132, "bf16"), gemm_tflops(plain, 132, "bf16"));
+  const double family = gemm_tflops(plain, 132, "fp16");
+  EXPECT_LE(family, 600.0 / 1.05);
+  EXPECT_GT(family, 0.98 * 600.0 / 1.05);
+  const hw::NodeSpec back = hw::load_hardware_from_string(hw::to_yaml(doubled), "back.yaml");
+  EXPECT_DOUBLE_EQ(back.model.power.dtype_energy.at(Dtype::fp16), 2.0);
 }
 
 TEST(PowerCap, AMemoryKernelBesideACappedGemmSlowsIt) {

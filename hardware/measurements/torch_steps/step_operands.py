@@ -10,6 +10,8 @@ these), with the call's shapes, strides and dtypes; each is then timed alone wit
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from trace_calls import gemm_mnk
+
 # The dispatcher's GEMM overloads and the name the profiler's trace gives each.
 GEMM_OVERLOADS = {"mm": "aten::mm", "addmm": "aten::addmm", "bmm": "aten::bmm", "baddbmm": "aten::baddbmm",
                   "_scaled_mm": "aten::_scaled_mm"}
@@ -109,15 +111,6 @@ def operand_stats(t):
     g = f[finite]
     return {"std": float(g.std()) if g.numel() > 1 else None, "abs_mean": float(g.abs().mean()) if g.numel() else None,
             "zero_fraction": float((f == 0).float().mean()), "nonfinite_fraction": float((~finite).float().mean())}
-
-
-def gemm_mnk(name, dims):
-    """c3sim import's logical product (workloads/torch_trace_import.cpp): batch folds into m."""
-    a, b = (dims[1], dims[2]) if name in ("aten::addmm", "aten::baddbmm") else (dims[0], dims[1])
-    m = 1
-    for d in a[:-1]:
-        m *= d
-    return m, b[-1], a[-1]
 
 
 def step_operand_records(capture, trace_counts, timed_us, cus, step):

@@ -18,41 +18,41 @@ FieldRef at(NodeSpec& s) {
   return &(s.*....*Path);
 }
 
+// A map keyed by dtype at `Path` (at<>'s fold): keyed<D, Path...> points at its D entry (made on
+// first write), has_key<D, Path...> says whether the file gave one.
+template <Dtype D, auto... Path>
+FieldRef keyed(NodeSpec& s) {
+  return &(s.*....*Path)[D];
+}
+template <Dtype D, auto... Path>
+bool has_key(const NodeSpec& s) {
+  return (s.*....*Path).count(D) != 0;
+}
+
 // Peak FLOP rates live in a map keyed by dtype; only bf16 is required (the GEMM model's dtype).
 template <Dtype D>
-FieldRef peak(NodeSpec& s) {
-  return &s.compute.peak_flops[D];
-}
+constexpr auto peak = keyed<D, &NodeSpec::compute, &ComputeSpec::peak_flops>;
 template <Dtype D>
-bool has_peak(const NodeSpec& s) {
-  return s.compute.peak_flops.count(D) != 0;
-}
+constexpr auto has_peak = has_key<D, &NodeSpec::compute, &ComputeSpec::peak_flops>;
 
 // Per-dtype GEMM library behaviour (efficiency, macro-tile width): absent = the bf16 values.
 template <Dtype D>
-FieldRef dtype_efficiency(NodeSpec& s) {
-  return &s.model.gemm.dtype_efficiency[D];
-}
+constexpr auto dtype_efficiency =
+    keyed<D, &NodeSpec::model, &ModelParams::gemm, &GemmModel::dtype_efficiency>;
 template <Dtype D>
-bool has_dtype_efficiency(const NodeSpec& s) {
-  return s.model.gemm.dtype_efficiency.count(D) != 0;
-}
+constexpr auto has_dtype_efficiency =
+    has_key<D, &NodeSpec::model, &ModelParams::gemm, &GemmModel::dtype_efficiency>;
 template <Dtype D>
-FieldRef dtype_energy(NodeSpec& s) {
-  return &s.model.power.dtype_energy[D];
-}
+constexpr auto dtype_tile_n = keyed<D, &NodeSpec::model, &ModelParams::gemm, &GemmModel::dtype_macro_tile_n>;
 template <Dtype D>
-bool has_dtype_energy(const NodeSpec& s) {
-  return s.model.power.dtype_energy.count(D) != 0;
-}
+constexpr auto has_dtype_tile_n =
+    has_key<D, &NodeSpec::model, &ModelParams::gemm, &GemmModel::dtype_macro_tile_n>;
+// A dtype's energy per FLOP against bf16's under a power limit: absent = 1.
 template <Dtype D>
-FieldRef dtype_tile_n(NodeSpec& s) {
-  return &s.model.gemm.dtype_macro_tile_n[D];
-}
+constexpr auto dtype_energy = keyed<D, &NodeSpec::model, &ModelParams::power, &PowerModel::dtype_energy>;
 template <Dtype D>
-bool has_dtype_tile_n(const NodeSpec& s) {
-  return s.model.gemm.dtype_macro_tile_n.count(D) != 0;
-}
+constexpr auto has_dtype_energy =
+    has_key<D, &NodeSpec::model, &ModelParams::power, &PowerModel::dtype_energy>;
 
 // Optional limits are absent (0) unless a preset sets them.
 bool has_cu_miss_bw(const NodeSpec& s) { return s.model.gemm.cu_miss_bw != 0; }

@@ -20,16 +20,14 @@ namespace c3sim::models {
 
 class MeasuredKernelModel final : public engine::WorkgroupModel {
 public:
-  // `cus`: the CUs of the kernel's stream (its mask, or every CU of the GPU); `gpu_cus`: the GPU's.
-  MeasuredKernelModel(const wl::MeasuredKernel& kernel, int cus, int gpu_cus, double draw_watts,
-                      const NodeResources& res);
+  // `cus`: the CUs of the kernel's stream (its mask, or every CU of the GPU).
+  MeasuredKernelModel(const wl::MeasuredKernel& kernel, int cus, const NodeResources& res);
   [[nodiscard]] engine::CohortWork cohort_work(const engine::CohortContext& ctx) override;
   [[nodiscard]] std::int64_t workgroups() const { return workgroups_; }
 
 private:
   double seconds_ = 0;
   std::int64_t workgroups_ = 0;
-  double joules_per_wg_ = 0;  // a workgroup's share of the kernel's draw over its run
   const NodeResources& res_;
 };
 

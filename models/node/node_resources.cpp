@@ -40,6 +40,8 @@ NodeResources::NodeResources(engine::Simulation& sim, const hw::NodeSpec& spec, 
     power_ = sim.add_resource("power", p.limit - p.static_power, engine::ResourceKind::other, "board");
     energy_per_flop_ = p.energy_per_flop;
     energy_per_hbm_byte_ = p.energy_per_hbm_byte;
+    // A measured kernel's workgroup holds one CU of the GPU's.
+    measured_watts_per_cu_ = p.measured_kernel_power / spec.compute.total_cus();
   }
   if (nodes > 1 && spec.cluster.present()) {
     const hw::ClusterSpec& c = spec.cluster;
@@ -88,8 +90,9 @@ void NodeResources::add_power_demand(std::vector<engine::Demand>& demands, doubl
   if (joules > 0) demands.push_back({power_, joules});
 }
 
-void NodeResources::add_power_draw(std::vector<engine::Demand>& demands, double joules_per_unit) const {
-  if (power_ >= 0 && joules_per_unit > 0) demands.push_back({power_, joules_per_unit});
+void NodeResources::add_measured_draw(std::vector<engine::Demand>& demands, double seconds) const {
+  const double joules = measured_watts_per_cu_ * seconds;
+  if (power_ >= 0 && joules > 0) demands.push_back({power_, joules});
 }
 
 engine::ResourceId NodeResources::link_to_peer(int p) const {

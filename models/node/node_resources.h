@@ -74,9 +74,10 @@ public:
   // HBM bytes `demands` already charges it (its demands on any of the HBM resources), so every
   // requester's HBM traffic draws power without restating its bytes.
   void add_power_demand(std::vector<engine::Demand>& demands, double flops_per_unit = 0) const;
-  // Adds a draw of `joules_per_unit` J per unit of a flow's work on the board power limit, if the
-  // node has one (a kernel whose draw is not built from its FLOPs and bytes: a measured kernel).
-  void add_power_draw(std::vector<engine::Demand>& demands, double joules_per_unit) const;
+  // Adds, for one workgroup of a kernel known only by its duration (one unit: its `seconds` on a
+  // CU), that CU's share of model.power.measured_kernel_power over the run, if the node has a
+  // power limit: its FLOPs and bytes are unknown, so its draw is the class figure.
+  void add_measured_draw(std::vector<engine::Demand>& demands, double seconds) const;
   // The board power resource (-1 without model.power).
   [[nodiscard]] engine::ResourceId power() const { return power_; }
 
@@ -101,6 +102,7 @@ private:
   engine::ResourceId spine_ = -1;
   double energy_per_flop_ = 0;
   double energy_per_hbm_byte_ = 0;
+  double measured_watts_per_cu_ = 0;
   int peers_ = 0;
 };
 

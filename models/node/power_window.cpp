@@ -77,8 +77,7 @@ void PowerWindowObserver::update(engine::Simulation& sim) {
 void PowerWindowObserver::settle(engine::Simulation& sim) {
   engine::FluidSolver& solver = sim.solver();
   solver.solve(sim.now());
-  if (started_ && solver.solves() == seen_solves_) return;  // no flow changed since D was read
-  started_ = true;
+  if (solver.solves() == seen_solves_) return;  // no flow changed since D was read
   // The work in flight changed: read its full-clock draw with the resource open, then set the clock.
   if (scale_ < 1) {
     solver.set_capacity(power_, kOpen, sim.now());

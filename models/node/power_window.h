@@ -18,6 +18,7 @@
 // more solve with the resource open for D and one with the new capacity); the clock is re-set at
 // scheduled instants while A moves, each when s has moved by about kScaleStep / b.
 #include <cstdint>
+#include <limits>
 
 #include "sim/engine/simulation.h"
 
@@ -52,8 +53,8 @@ private:
   double draw_ = 0;   // D: the work in flight's draw at the full clock (W)
   double scale_ = 1;  // s
   TimePs integrated_to_ = 0;
-  std::uint64_t seen_solves_ = 0;  // the solver's solve count when D was last read
-  bool started_ = false;
+  // The solver's solve count when D was last read (none yet: no count equals it).
+  std::uint64_t seen_solves_ = std::numeric_limits<std::uint64_t>::max();
   engine::EventId pending_ = -1;
   TimePs pending_at_ = -1;
 };

@@ -92,9 +92,10 @@ void check_program_nodes(const wl::Program& program, const hw::NodeSpec& spec) {
 }
 
 ProgramRun ProgramSimulator::simulate(const wl::Program& p, const ProgramKnobs& knobs) {
-  if (knobs.power_start_fixed) return simulate_once(p, knobs);
+  const double start = knobs.power_start_fixed ? knobs.power_start : steady_power_start(p, knobs);
+  if (start == knobs.power_start) return simulate_once(p, knobs);
   ProgramKnobs run = knobs;
-  run.power_start = steady_power_start(p, knobs);
+  run.power_start = start;
   return simulate_once(p, run);
 }
 
@@ -375,9 +376,8 @@ ProgramRun ProgramSimulator::simulate_once(const wl::Program& p, const ProgramKn
         break;
       }
       case wl::KernelKind::measured: {
-        auto model = std::make_shared<MeasuredKernelModel>(
-            k.measured, ps.cus.value_or(spec_.compute.total_cus()), spec_.compute.total_cus(),
-            spec_.model.power.measured_kernel_power, res);
+        auto model = std::make_shared<MeasuredKernelModel>(k.measured,
+                                                           ps.cus.value_or(spec_.compute.total_cus()), res);
         engine::KernelDesc d{fmt::format("measured:{}", k.name), model->workgroups(), 1,
                              s_to_ps(spec_.model.dispatch.kernel_launch_latency),
                              engine::FlowOwner{i, engine::KernelKind::memory}};

@@ -17,7 +17,8 @@
 // the device-to-device copies wait for SMs (--copy-check, power/README.md);
 // --copy-check times one copy alone and beside a kernel that fills every SM, and exits.
 // --mem-spin makes the looped side kernel hold its SMs without moving bytes (the control for
-// where the GEMM's CTAs may go).
+// where the GEMM's CTAs may go). --mem-sleep-ns N paces the stream kernel's threads (a pause after
+// each 16-byte copy), a steady lower bandwidth on the same SMs.
 // Board power from NVML (loaded at run time; absent, the fields read -1): the instantaneous field
 // polled every ~1 ms while a repetition runs (power_w_mean / power_w_max) and the energy counter
 // around it (energy_j).
@@ -134,12 +135,15 @@ private:
   std::vector<double> samples_;
 };
 
-__global__ void stream_kernel(const uint4* src, uint4* dst, size_t count) {
+// `sleep_ns` > 0 paces every thread (a pause after each 16-byte copy): the kernel keeps all its
+// threads resident on its SMs and moves fewer bytes per second, steadily rather than in bursts.
+__global__ void stream_kernel(const uint4* src, uint4* dst, size_t count, unsigned sleep_ns) {
   const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
   for (size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
     uint4 v = src[i];
     v.x += 1u;
     dst[i] = v;
+    if (sleep_ns > 0) __nanosleep(sleep_ns);
   }
 }
 
@@ -159,6 +163,7 @@ struct Options {
   std::string copy_mode = "memcpy";  // memcpy | batch | h2d
   bool copy_check = false;
   bool mem_spin = false;
+  unsigned mem_sleep_ns = 0;
 };
 
 static Options parse(int argc, char** argv) {
@@ -207,6 +212,8 @@ static Options parse(int argc, char** argv) {
       o.copy_check = true;
     else if (a == "--mem-spin")
       o.mem_spin = true;
+    else if (a == "--mem-sleep-ns")
+      o.mem_sleep_ns = static_cast<unsigned>(std::atoi(next()));
     else if (a == "--no-probe")
       o.probe = false;
     else if (a == "--fill") {
@@ -335,7 +342,7 @@ int main(int argc, char** argv) {
       spin_kernel<<<o.mem_sms, o.mem_threads, 0, ms>>>(200000ull);
       CK(cudaGetLastError());
     } else {
-      stream_kernel<<<o.mem_sms, o.mem_threads, 0, ms>>>(msrc, mdst, mem_count);
+      stream_kernel<<<o.mem_sms, o.mem_threads, 0, ms>>>(msrc, mdst, mem_count, o.mem_sleep_ns);
       CK(cudaGetLastError());
     }
   };
@@ -422,7 +429,7 @@ int main(int argc, char** argv) {
       }
     } else if (o.mem_sms > 0) {
       CK(cudaEventRecord(m0, ms));
-      stream_kernel<<<o.mem_sms, o.mem_threads, 0, ms>>>(msrc, mdst, mem_count);
+      stream_kernel<<<o.mem_sms, o.mem_threads, 0, ms>>>(msrc, mdst, mem_count, o.mem_sleep_ns);
       CK(cudaGetLastError());
       CK(cudaEventRecord(m1, ms));
     }
@@ -496,7 +503,8 @@ int main(int argc, char** argv) {
         "{\"shape\":\"%ldx%ldx%ld\",\"sm_target\":%d,\"device_sms\":%d,\"idle_ms\":%g,\"spin_ms\":%g,"
         "\"mem_sms\":%d,\"mem_gib\":%g,\"probe\":%s,\"fill\":\"%s\",\"algo\":[%lld,%lld,%lld,%lld],\"rep\":%"
         "d,\"gemm_us\":%.2f,\"mem_us\":%.2f,\"window_us\":%.2f,\"intervals\":%zu,"
-        "\"side\":\"%s\",\"copy_mode\":\"%s\",\"mem_threads\":%d,\"copy_gib\":%g,\"side_chunk_gib\":%.4g,"
+        "\"side\":\"%s\",\"copy_mode\":\"%s\",\"mem_threads\":%d,\"mem_sleep_ns\":%u,\"copy_gib\":%g,\"side_"
+        "chunk_gib\":%.4g,"
         "\"side_chunks\":%d,"
         "\"side_alone_gbps\":%.1f,\"side_chunks_in_gemm\":%d,\"side_gemm_gbps\":%.1f,\"side_all_gbps\":%.1f,"
         "\"side_end_after_gemm_us\":%.1f,\"power_w_mean\":%.1f,\"power_w_max\":%.1f,\"power_samples\":%zu,"
@@ -510,7 +518,7 @@ int main(int argc, char** argv) {
         side_copy
             ? "copy"
             : (o.mem_spin ? "spin" : (side_stream ? "stream" : (o.mem_sms > 0 ? "stream_once" : "none"))),
-        side_copy ? o.copy_mode.c_str() : "", o.mem_threads, o.copy_gib,
+        side_copy ? o.copy_mode.c_str() : "", o.mem_threads, o.mem_sleep_ns, o.copy_gib,
         side ? side_chunk_bytes / (1ull << 30) : 0.0, side_chunks,
         side ? side_chunk_bytes / (side_alone_us * 1e3) : 0.0, inside, side_gemm_gbps, side_all_gbps,
         side_end_after_gemm_us, poller.mean(), poller.max(), poller.count(), power_after_w, energy_j,

@@ -271,6 +271,12 @@ void validate_program(const Program& p) {
     if (k.kind == KernelKind::measured && k.measured.workgroups && *k.measured.workgroups <= 0) {
       throw InputError(k.location, key_of(p, k, "measured.workgroups"), "must be positive");
     }
+    if (k.kind == KernelKind::measured && k.measured.blocks_per_cu) {
+      if (*k.measured.blocks_per_cu <= 0)
+        throw InputError(k.location, key_of(p, k, "measured.blocks_per_cu"), "must be positive");
+      if (!k.measured.workgroups)
+        throw InputError(k.location, key_of(p, k, "measured.blocks_per_cu"), "needs measured.workgroups");
+    }
   }
   for (const auto& k : p.kernels) {
     for (const auto& a : k.after) {

@@ -61,11 +61,15 @@ struct DmaCopy {
 
 // A kernel known only by its measured duration (an imported trace's attention, elementwise,
 // optimizer or copy kernel): it holds min(workgroups, CUs) CUs for time_us and asks nothing of the
-// memory system. Alone it takes exactly time_us; with fewer CUs free it runs in more waves.
+// memory system. Alone it takes exactly time_us; with fewer CUs free it runs in more waves. With
+// `blocks_per_cu` (how many of its workgroups one CU holds at once: its occupancy) it runs as
+// ceil(workgroups / (CUs x blocks_per_cu)) waves that each hold its CUs for their share of time_us,
+// so between waves another stream's kernel can take CUs, as the hardware's block scheduler lets it.
 struct MeasuredKernel {
   double time_us = 0;
-  std::optional<int> workgroups;  // nullopt = one per CU
-  std::string source;             // what it was (the trace's kernel name); informational
+  std::optional<int> workgroups;     // nullopt = one per CU
+  std::optional<int> blocks_per_cu;  // nullopt = one wave over its CUs
+  std::string source;                // what it was (the trace's kernel name); informational
 };
 
 // A producer kernel (a GEMM, or a memory kernel such as an embedding lookup) fused with the

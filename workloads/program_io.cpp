@@ -19,6 +19,9 @@ namespace {
 // the same bounds as scenario files).
 constexpr std::int64_t kMaxGpus = 1 << 12;
 constexpr std::int64_t kMaxWorkgroups = 1 << 20;
+// Resident workgroups per CU: 32 on NVIDIA compute capability 7.0-10.x, 32 on CDNA3 (2,048
+// threads in workgroups of at least 64); the bound only rejects nonsense.
+constexpr std::int64_t kMaxBlocksPerCu = 64;
 constexpr std::int64_t kMaxCus = 1 << 16;
 constexpr std::int64_t kMaxGatherRows = 1 << 16;    // rows pooled per item
 constexpr std::int64_t kMaxThreadsPerCu = 1 << 12;  // 2048 on Hopper and CDNA3
@@ -144,6 +147,8 @@ ProgramKernel parse_kernel(StrictMap k) {
     out.measured.time_us = positive_time(m, "time_us");
     if (m.has("workgroups"))
       out.measured.workgroups = static_cast<int>(positive_integer(m, "workgroups", kMaxWorkgroups));
+    if (m.has("blocks_per_cu"))
+      out.measured.blocks_per_cu = static_cast<int>(positive_integer(m, "blocks_per_cu", kMaxBlocksPerCu));
     out.measured.source = m.optional_string("source").value_or("");
     m.finish();
   } else {
@@ -418,6 +423,8 @@ void emit_kernel(YAML::Emitter& out, const ProgramKernel& k) {
       out << YAML::Key << "measured" << YAML::Value << YAML::Flow << YAML::BeginMap;
       out << YAML::Key << "time_us" << YAML::Value << k.measured.time_us;
       if (k.measured.workgroups) out << YAML::Key << "workgroups" << YAML::Value << *k.measured.workgroups;
+      if (k.measured.blocks_per_cu)
+        out << YAML::Key << "blocks_per_cu" << YAML::Value << *k.measured.blocks_per_cu;
       if (!k.measured.source.empty())
         out << YAML::Key << "source" << YAML::Value << YAML::DoubleQuoted << k.measured.source;
       out << YAML::EndMap;

@@ -38,6 +38,7 @@ std::optional<TraceCategory> category_of(const std::string& cat) {
   if (cat == "cuda_sync") return TraceCategory::sync;
   if (cat == "cpu_op") return TraceCategory::cpu_op;
   if (cat == "user_annotation") return TraceCategory::annotation;
+  if (cat == "gpu_user_annotation") return TraceCategory::gpu_annotation;
   return std::nullopt;
 }
 
@@ -184,6 +185,9 @@ OpShapes shapes_of(const EventReader& r, const json& args) {
   return out;
 }
 
+// An integer member of an object (deviceProperties, an event's tid), within lo..hi; else nullopt.
+std::optional<std::int64_t> integer_in(const json& j, const char* key, std::int64_t lo, std::int64_t hi);
+
 void add_event(TraceEvents& trace, std::size_t index, int line, const json& j) {
   if (!j.is_object()) return;
   const auto ph = j.find("ph");
@@ -204,10 +208,15 @@ void add_event(TraceEvents& trace, std::size_t index, int line, const json& j) {
     r.fail("name", "kernel name holds a control character");
   }
   if (e.cat == TraceCategory::annotation && name.rfind("ProfilerStep#", 0) != 0) return;
+  if (e.cat == TraceCategory::gpu_annotation && name.rfind("FSDP::", 0) != 0) return;
   e.name = trace.strings.id(name);
   e.ts = r.time("ts", /*duration=*/false);
   e.dur = r.time("dur", /*duration=*/true);
   if (e.cat == TraceCategory::runtime || e.cat == TraceCategory::cpu_op) e.tid = trace.strings.id(r.tid());
+  if (e.cat == TraceCategory::gpu_annotation) {
+    // Kineto draws a GPU range on its stream's row: tid is the stream.
+    e.stream = integer_in(j, "tid", 0, kInt64Max);
+  }
   const auto args_it = j.find("args");
   if (args_it != j.end() && args_it->is_object() && e.cat != TraceCategory::annotation) {
     const json& a = *args_it;
@@ -239,7 +248,13 @@ void add_event(TraceEvents& trace, std::size_t index, int line, const json& j) {
         e.workgroups = std::optional<std::int64_t>(grid_workgroups(*g));
         e.grid_x = launch_x(*g);
       }
-      if (const auto b = a.find("block"); b != a.end() && b->is_array()) e.block_x = launch_x(*b);
+      if (const auto b = a.find("block"); b != a.end() && b->is_array()) {
+        e.block_x = launch_x(*b);
+        e.block_threads = static_cast<std::int32_t>(grid_workgroups(*b));
+      }
+      e.registers = static_cast<std::int32_t>(r.integer(a, "registers per thread", 0, 65536).value_or(0));
+      e.shared_memory =
+          static_cast<std::int32_t>(r.integer(a, "shared memory", 0, std::int64_t{1} << 30).value_or(-1));
     }
     if (e.cat == TraceCategory::cpu_op && matmul_op(name)) {
       e.shapes = static_cast<std::int32_t>(trace.shapes.size());
@@ -314,6 +329,11 @@ void read_device_properties(TraceEvents& trace, const json& list) {
       continue;
     if (const auto sms = integer_in(d, "numSms", 1, kMaxSms)) out.sms = static_cast<int>(*sms);
     out.memory_bytes = integer_in(d, "totalGlobalMem", 1, kMaxCollectiveBytes);
+    out.threads_per_cu = integer_in(d, "maxThreadsPerMultiprocessor", 1, std::int64_t{1} << 20);
+    out.registers_per_cu = integer_in(d, "regsPerMultiprocessor", 1, std::int64_t{1} << 30);
+    out.shared_memory_per_cu = integer_in(d, "sharedMemPerMultiprocessor", 1, std::int64_t{1} << 40);
+    if (const auto v = integer_in(d, "computeMajor", 0, 1000)) out.compute_major = static_cast<int>(*v);
+    if (const auto v = integer_in(d, "computeMinor", 0, 1000)) out.compute_minor = static_cast<int>(*v);
     trace.devices.push_back(std::move(out));
   }
 }

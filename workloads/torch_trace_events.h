@@ -25,7 +25,18 @@ inline constexpr int kMaxTraceDepth = 32;
 // Timestamps are microseconds, often since the epoch (about 1.7e15 today); 1e16 is year 2286.
 inline constexpr double kMaxTraceTimestampUs = 1e16;
 
-enum class TraceCategory : std::uint8_t { kernel, gpu_memcpy, gpu_memset, runtime, sync, cpu_op, annotation };
+// gpu_annotation: a record_function range on a GPU stream ("gpu_user_annotation"; kept only for
+// FSDP2's communication ranges, whose streams FSDP2 creates at high priority).
+enum class TraceCategory : std::uint8_t {
+  kernel,
+  gpu_memcpy,
+  gpu_memset,
+  runtime,
+  sync,
+  cpu_op,
+  annotation,
+  gpu_annotation
+};
 
 // Interned strings: id 0 is "".
 class TraceStrings {
@@ -71,6 +82,9 @@ struct TraceEvent {
   OptionalInt workgroups;  // the grid's product, saturated at kMaxTraceWorkgroups
   // x of a one-dimensional grid and block ({x, 1, 1}, x in 1..kMaxTraceWorkgroups); 0 otherwise.
   std::int32_t grid_x = 0, block_x = 0;
+  // A kernel's launch as CUPTI reports it: threads per block (0 = not given), registers per thread
+  // (0 = not given) and static + dynamic shared memory per block in bytes (-1 = not given).
+  std::int32_t block_threads = 0, registers = 0, shared_memory = -1;
   std::int32_t shapes = -1;  // matmul ops: index into TraceEvents::shapes
 
   [[nodiscard]] double end() const { return ts + dur; }
@@ -91,6 +105,10 @@ struct TraceDevice {
   std::string name;                          // "NVIDIA H200"
   std::optional<int> sms;                    // numSms: SMs or CUs
   std::optional<std::int64_t> memory_bytes;  // totalGlobalMem
+  // What one SM holds at once (maxThreadsPerMultiprocessor, regsPerMultiprocessor,
+  // sharedMemPerMultiprocessor) and the compute capability (computeMajor, computeMinor).
+  std::optional<std::int64_t> threads_per_cu, registers_per_cu, shared_memory_per_cu;
+  std::optional<int> compute_major, compute_minor;
 };
 
 struct TraceEvents {

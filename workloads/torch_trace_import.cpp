@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sim/base/ascii_case.h"
 #include "sim/base/input_file.h"
@@ -22,6 +23,7 @@
 #include "workloads/torch_trace_dependencies.h"
 #include "workloads/torch_trace_events.h"
 #include "workloads/torch_trace_nccl.h"
+#include "workloads/torch_trace_occupancy.h"
 
 namespace c3sim::wl {
 
@@ -346,7 +348,8 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
         runtime.push_back(&e);
         if (e.correlation) runtime_by_corr[*e.correlation] = &e;
         break;
-      case TraceCategory::sync: break;
+      case TraceCategory::sync:
+      case TraceCategory::gpu_annotation: break;  // read by fsdp2_high_priority_streams
       case TraceCategory::cpu_op:
       case TraceCategory::annotation:
         if (t.strings.text(e.name).rfind("ProfilerStep#", 0) == 0) steps.push_back(&e);
@@ -421,9 +424,21 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
   p.location = SourceLocation{file, 0, 0};
   p.kernels.reserve(kernels.size());
   std::set<std::int64_t> stream_ids;
-  for (const Kernel& k : kernels) stream_ids.insert(k.stream);
-  for (std::int64_t s : stream_ids)
-    p.streams.push_back(ProgramStream{fmt::format("stream{}", s), 0, std::nullopt, p.location});
+  std::vector<const TraceEvent*> gpu_events;
+  for (const Kernel& k : kernels) {
+    stream_ids.insert(k.stream);
+    gpu_events.push_back(k.gpu);
+  }
+  const std::set<std::int64_t> high = fsdp2_high_priority_streams(t, device, gpu_events);
+  for (std::int64_t s : stream_ids) {
+    const bool urgent = high.count(s) > 0;
+    p.streams.push_back(ProgramStream{fmt::format("stream{}", s), urgent ? 1 : 0, std::nullopt, p.location});
+    if (urgent) r.high_priority_streams.push_back(p.streams.back().name);
+  }
+  const TraceDevice* device_properties = nullptr;
+  for (const TraceDevice& d : t.devices) {
+    if (d.id == device) device_properties = &d;
+  }
 
   std::vector<std::pair<double, double>> sync_spans;
   for (const TraceEvent* e : runtime) {
@@ -475,6 +490,14 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
     pk.traced_us = g.dur;
     if (g.cat == TraceCategory::kernel && g.workgroups) {
       pk.measured.workgroups = static_cast<int>(*g.workgroups);
+      // More blocks than one wave of the GPU holds: it ran in waves (MeasuredKernel::blocks_per_cu).
+      const std::optional<int> per_sm =
+          device_properties != nullptr ? trace_blocks_per_sm(g, *device_properties) : std::nullopt;
+      const int sms = device_properties != nullptr ? device_properties->sms.value_or(0) : 0;
+      if (per_sm && sms > 0 && *g.workgroups > std::int64_t{sms} * *per_sm) {
+        pk.measured.blocks_per_cu = *per_sm;
+        ++r.measured_in_waves;
+      }
     } else if (g.cat != TraceCategory::kernel) {
       pk.measured.workgroups = 1;  // a copy or set: one CU's worth at most, mostly engine work
     }
@@ -580,6 +603,16 @@ TorchImportResult import_torch_trace_file(const std::string& path, const TorchIm
   return import_events(read_torch_trace_file(path), options);
 }
 
+std::string occupancy_summary(const TorchImportResult& r) {
+  std::string s =
+      fmt::format("measured kernels in waves of their launch's occupancy: {}", r.measured_in_waves);
+  if (!r.high_priority_streams.empty())
+    s += fmt::format(
+        "; high-priority streams (PyTorch FSDP2's communication streams, created at priority -1): {}",
+        fmt::join(r.high_priority_streams, ", "));
+  return s;
+}
+
 std::string torch_import_yaml(const TorchImportResult& r, const std::string& trace_file) {
   const TraceDependencyCounts& d = r.dependencies;
   std::string head = fmt::format(
@@ -587,9 +620,10 @@ std::string torch_import_yaml(const TorchImportResult& r, const std::string& tra
       "# {} kernels: {} GEMMs, {} collectives, {} measured.\n"
       "# Cross-stream dependencies: {} exact (Stream Wait Event records), {} inferred (event record -> "
       "stream wait -> launch on one host thread); {} waits unresolved, {} within one stream.\n"
-      "# Host time removed from launch gaps (blocked in synchronizing calls): {:.1f} us.\n",
+      "# Host time removed from launch gaps (blocked in synchronizing calls): {:.1f} us.\n"
+      "# {}.\n",
       comment_text(trace_file), r.program.kernels.size(), r.gemms, r.collectives, r.measured, d.exact,
-      d.inferred, d.unresolved, d.same_stream, r.blocked_host_us);
+      d.inferred, d.unresolved, d.same_stream, r.blocked_host_us, occupancy_summary(r));
   if (r.nccl_log) head += "# " + nccl_log_summary(*r.nccl_log) + ".\n";
   if (r.collectives > 0) head += "# " + collective_choice_summary(r) + ".\n";
   head += fmt::format("# unmapped ({}):\n", r.unmapped.size());

@@ -57,6 +57,9 @@ struct TorchImportResult {
   std::vector<std::size_t> channels_from_grid, choice_from_block;
   std::string nccl_version;    // the trace's distributedInfo.nccl_version, "" when absent
   double blocked_host_us = 0;  // host time removed from the gaps (blocked in synchronizing calls)
+  int measured_in_waves = 0;   // measured kernels given blocks_per_cu (more blocks than one wave)
+  // Streams given high priority because the trace shows they ran FSDP2's communication.
+  std::vector<std::string> high_priority_streams;
   // For combining ranks (torch_trace_ranks.h): the trace's distributedInfo.rank, and the host time
   // (trace clock, us) of the first imported kernel's launch call and of the first kernel start.
   std::optional<int> trace_rank;
@@ -67,6 +70,9 @@ struct TorchImportResult {
 TorchImportResult import_torch_trace(const std::string& text, const std::string& file,
                                      const TorchImportOptions& options);
 TorchImportResult import_torch_trace_file(const std::string& path, const TorchImportOptions& options);
+
+// "measured kernels in waves of their launch's occupancy: N[; high-priority streams (...): a, b]".
+std::string occupancy_summary(const TorchImportResult& r);
 
 // The program's YAML with the unmapped list and the import's counts as leading comments.
 // InputError when it would be over the input-file cap (kMaxInputFileBytes) that `run` reads.

@@ -131,6 +131,7 @@ std::string torch_ranks_yaml(const TorchRanksResult& r) {
     for (const auto& u : x.unmapped) head += "#   " + one_line(u) + "\n";
     if (x.nccl_log) head += fmt::format("# rank {}: {}.\n", e.rank, nccl_log_summary(*x.nccl_log));
     if (x.collectives > 0) head += fmt::format("# rank {}: {}.\n", e.rank, collective_choice_summary(x));
+    head += fmt::format("# rank {}: {}.\n", e.rank, occupancy_summary(x));
   }
   std::string yaml = program_to_yaml(r.program, head);
   if (yaml.size() > kMaxInputFileBytes) {

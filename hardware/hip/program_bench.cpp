@@ -408,12 +408,19 @@ ProgramBench::Timeline ProgramBench::run_once(const wl::Program& p, bool held) {
         // every one) for that long, alone on them, as c3sim's measured-kernel model does. An
         // imported kernel's workgroups is its traced grid (often 10^4-10^5 blocks) while time_us is
         // the whole kernel's: launching the grid would spin time_us once per wave.
+        // With blocks_per_cu the grid ran in waves: one occupy launch per wave, each for its share
+        // of the time, so another stream's kernel can take SMs/CUs between them, as in the model.
         const int units = stream_sms[si] > 0 ? stream_sms[si] : bench_.units();
         const int workgroups = std::min(k.measured.workgroups.value_or(units), units);
-        const auto ns = static_cast<std::uint64_t>(k.measured.time_us * 1e3);
+        std::int64_t waves = 1;
+        if (k.measured.blocks_per_cu && k.measured.workgroups) {
+          const std::int64_t per_wave = std::int64_t{units} * *k.measured.blocks_per_cu;
+          waves = std::max<std::int64_t>(1, (*k.measured.workgroups + per_wave - 1) / per_wave);
+        }
+        const auto ns = static_cast<std::uint64_t>(k.measured.time_us * 1e3 / static_cast<double>(waves));
         for (const StreamRef& r : refs) {
           C3_HIP(hipSetDevice(r.gpu));
-          launch_occupy(r.stream, workgroups, ns);
+          for (std::int64_t w = 0; w < waves; ++w) launch_occupy(r.stream, workgroups, ns);
         }
         break;
       }

@@ -70,6 +70,7 @@ void import_torch_ranks(const ImportArgs& a, const wl::TorchImportOptions& o) {
       std::cerr << fmt::format("{}: rank {}: {}\n", r.files[i], e.rank, wl::nccl_log_summary(*x.nccl_log));
     if (x.collectives > 0)
       std::cerr << fmt::format("{}: rank {}: {}\n", r.files[i], e.rank, wl::collective_choice_summary(x));
+    std::cerr << fmt::format("{}: rank {}: {}\n", r.files[i], e.rank, wl::occupancy_summary(x));
   }
   std::cerr << fmt::format("{} ranks on {} streams; measured step {:.1f} us (all ranks)\n", r.ranks.size(),
                            r.program.streams.size(), r.program.measured_step_us.value_or(0));
@@ -99,6 +100,7 @@ void import_torch_profiler(const ImportArgs& a) {
   for (const auto& u : r.unmapped) std::cerr << "  " << u << "\n";
   if (r.nccl_log) std::cerr << fmt::format("{}: {}\n", path, wl::nccl_log_summary(*r.nccl_log));
   if (r.collectives > 0) std::cerr << fmt::format("{}: {}\n", path, wl::collective_choice_summary(r));
+  std::cerr << fmt::format("{}: {}\n", path, wl::occupancy_summary(r));
   write_outputs({{{a.output, "-o"}, yaml}}, inputs_of(a));
 }
 

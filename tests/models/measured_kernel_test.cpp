@@ -2,6 +2,8 @@
 // latency); it sees CU occupancy only.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "hardware/hardware_loader.h"
 #include "models/program/program_simulator.h"
 #include "workloads/program_io.h"
@@ -71,6 +73,53 @@ TEST(MeasuredKernel, OnAMaskedStreamRunsOneWaveOverTheMask) {
 )",
                                                 "between.yaml");
   EXPECT_NEAR(sim.simulate(between.front()).step_us, latency_us + 100, 1e-6);
+}
+
+// A grid of more blocks than one wave holds (blocks_per_cu: its occupancy) runs in waves that each
+// hold the kernel's CUs for their share of time_us: alone it still takes time_us, and between
+// waves another stream's kernel can take CUs, the higher-priority stream first.
+double end_of(const ProgramRun& run, const std::string& name) {
+  for (const KernelRun& k : run.kernels) {
+    if (k.name == name) return k.end_us;
+  }
+  ADD_FAILURE() << "no kernel " << name;
+  return 0;
+}
+
+TEST(MeasuredKernel, InWavesLetsAnotherStreamInBetweenByPriority) {
+  const hw::NodeSpec spec = hw::load_hardware("h200-sxm");
+  const double latency_us = spec.model.dispatch.kernel_launch_latency * 1e6;
+  ProgramSimulator sim(spec);
+  // 132 CUs x 16 blocks x 10 = 21120 blocks: 10 waves of 10 us.
+  const auto alone = wl::load_programs_string(R"(program:
+  name: alone
+  streams: [{name: s}]
+  kernels:
+    - {name: a, stream: s, measured: {time_us: 100, workgroups: 21120, blocks_per_cu: 16}}
+)",
+                                              "alone.yaml");
+  EXPECT_NEAR(sim.simulate(alone.front()).step_us, latency_us + 100, 1e-6);
+  const auto beside = [&](int priority) {
+    const auto p = wl::load_programs_string(fmt::format(R"(program:
+  name: beside
+  streams: [{{name: s}}, {{name: t, priority: {}}}]
+  kernels:
+    - {{name: a, stream: s, gap_us: 0, measured: {{time_us: 100, workgroups: 21120, blocks_per_cu: 16}}}}
+    - {{name: b, stream: t, gap_us: 5, measured: {{time_us: 10, workgroups: 132}}}}
+)",
+                                                        priority),
+                                            "beside.yaml");
+    return sim.simulate(p.front());
+  };
+  // At a higher priority b takes the CUs the first wave frees (10 us after a starts) and holds
+  // them 10 us; a's other nine waves follow.
+  const ProgramRun urgent = beside(1);
+  EXPECT_NEAR(end_of(urgent, "b"), latency_us + 20, 1e-6);
+  EXPECT_NEAR(end_of(urgent, "a"), latency_us + 110, 1e-6);
+  // At the same priority the older kernel keeps them: b runs after a's last wave.
+  const ProgramRun same = beside(0);
+  EXPECT_NEAR(end_of(same, "a"), latency_us + 100, 1e-6);
+  EXPECT_NEAR(end_of(same, "b"), latency_us + 110, 1e-6);
 }
 
 }  // namespace

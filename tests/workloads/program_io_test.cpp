@@ -138,6 +138,28 @@ TEST(ProgramIo, DependencyIndicesFollowAfterInOrder) {
   EXPECT_EQ(deps[4], (std::vector<int>{2, -1, 0}));  // in the order named; unknown = -1
 }
 
+// A measured kernel's occupancy (blocks_per_cu) survives the round trip and needs its grid.
+TEST(ProgramIo, MeasuredBlocksPerCuRoundTripsAndNeedsWorkgroups) {
+  const std::string with =
+      edit("memory: {bytes: 256 MiB}", "measured: {time_us: 50, workgroups: 88064, blocks_per_cu: 16}");
+  const auto a = load(with);
+  ASSERT_EQ(a[0].kernels[2].kind, KernelKind::measured);
+  ASSERT_TRUE(a[0].kernels[2].measured.blocks_per_cu.has_value());
+  EXPECT_EQ(*a[0].kernels[2].measured.blocks_per_cu, 16);
+  const auto b = load_programs_string(programs_to_yaml(a), "again.yaml");
+  EXPECT_EQ(*b[0].kernels[2].measured.blocks_per_cu, 16);
+  EXPECT_EQ(programs_to_yaml(a), programs_to_yaml(b));
+  const InputError no_grid =
+      load_error(edit("memory: {bytes: 256 MiB}", "measured: {time_us: 50, blocks_per_cu: 16}"));
+  EXPECT_EQ(no_grid.key(), "tp_block.kernels.add.measured.blocks_per_cu");
+  EXPECT_NE(std::string(no_grid.what()).find("needs measured.workgroups"), std::string::npos)
+      << no_grid.what();
+  const InputError zero = load_error(
+      edit("memory: {bytes: 256 MiB}", "measured: {time_us: 50, workgroups: 64, blocks_per_cu: 0}"));
+  EXPECT_EQ(zero.key(), "program.kernels[2].measured.blocks_per_cu");
+  EXPECT_GT(zero.where().line, 0);
+}
+
 TEST(ProgramIo, BadInputNamesFileLineAndKey) {
   struct Case {
     std::string text, key, words;

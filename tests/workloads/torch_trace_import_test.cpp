@@ -10,6 +10,7 @@
 #include "tests/workloads/source_text.h"
 #include "workloads/program_io.h"
 #include "workloads/torch_trace_import.h"
+#include "workloads/torch_trace_occupancy.h"
 
 namespace c3sim::wl {
 namespace {
@@ -389,6 +390,58 @@ TEST(TorchTraceImport, RealFsdpTraceMapsEveryGemmAndCollective) {
   EXPECT_EQ(*r.program.device->memory_bytes, 150109880320);
 }
 
+// FSDP2's copy-in, all-gather and reduce-scatter streams are high priority (FSDP2 creates them at
+// priority -1; the trace shows which streams ran them), the compute stream is not; an
+// elementwise kernel whose grid is more than one wave of 132 SMs runs in waves of its occupancy.
+TEST(TorchTraceImport, RealFsdpTraceGivesFsdpStreamsPriorityAndGridsTheirWaves) {
+  const std::string f = "hardware/measurements/torch_steps/fsdp_w4k/rank0.json";
+  const TorchImportResult r = import_torch_trace(testing::source_text(f), f, {});
+  EXPECT_EQ(r.high_priority_streams, (std::vector<std::string>{"stream18", "stream22", "stream26"}));
+  for (const ProgramStream& s : r.program.streams)
+    EXPECT_EQ(s.priority, s.name == "stream7" ? 0 : 1) << s.name;
+  EXPECT_GT(r.measured_in_waves, 0);
+  // k0019: silu over 88064 blocks of 128 threads, 20 registers, no shared memory: the SM holds
+  // min(32, 2048 / 128, 65536 / (768 x 4)) = 16 of them.
+  const ProgramKernel* silu = r.program.kernel("k0019_elementwise_kernel");
+  ASSERT_NE(silu, nullptr);
+  EXPECT_EQ(*silu->measured.workgroups, 88064);
+  ASSERT_TRUE(silu->measured.blocks_per_cu.has_value());
+  EXPECT_EQ(*silu->measured.blocks_per_cu, 16);
+  EXPECT_NE(torch_import_yaml(r, f).find("high-priority streams"), std::string::npos);
+}
+
+TEST(TorchTraceImport, BlocksPerSmFollowTheLaunchAndTheDevice) {
+  TraceDevice h200;
+  h200.name = "NVIDIA H200";
+  h200.threads_per_cu = 2048;
+  h200.registers_per_cu = 65536;
+  h200.shared_memory_per_cu = 233472;
+  h200.compute_major = 9;
+  h200.compute_minor = 0;
+  TraceEvent k;
+  k.block_threads = 128;
+  k.registers = 20;
+  k.shared_memory = 0;
+  EXPECT_EQ(trace_blocks_per_sm(k, h200), 16);  // threads
+  k.block_threads = 256;
+  k.registers = 64;
+  EXPECT_EQ(trace_blocks_per_sm(k, h200), 4);  // registers: 64 x 32 per warp x 8 warps
+  k.registers = 0;
+  k.shared_memory = 100 * 1024;
+  EXPECT_EQ(trace_blocks_per_sm(k, h200), 2);  // shared memory: 233472 / (102400 + 1024)
+  k.block_threads = 32;
+  k.shared_memory = 0;
+  EXPECT_EQ(trace_blocks_per_sm(k, h200), 32);  // the SM's block slots
+  h200.compute_minor = 9;
+  h200.compute_major = 8;
+  EXPECT_EQ(trace_blocks_per_sm(k, h200), 24);  // compute capability 8.9
+  TraceDevice amd = h200;
+  amd.name = "AMD Instinct MI300X";
+  EXPECT_FALSE(trace_blocks_per_sm(k, amd).has_value());
+  k.block_threads = 0;
+  EXPECT_FALSE(trace_blocks_per_sm(k, h200).has_value());
+}
+
 TEST(TorchTraceImport, RealTpTraceMapsEveryGemmAndAllReduce) {
   const std::string f = "hardware/measurements/torch_traces/tp_rank0.json";
   const TorchImportResult r = import_torch_trace(testing::source_text(f), f, {});
@@ -398,6 +451,7 @@ TEST(TorchTraceImport, RealTpTraceMapsEveryGemmAndAllReduce) {
   // 8192 x 8192 bf16 activation = 128 MiB.
   EXPECT_EQ(r.collectives, 7);
   EXPECT_TRUE(r.unmapped.empty());
+  EXPECT_TRUE(r.high_priority_streams.empty());  // no FSDP2 ranges: every stream at its default
   for (const auto& k : r.program.kernels) {
     if (k.kind == KernelKind::collective) {
       EXPECT_EQ(k.collective.op, CollectiveOp::all_reduce);

@@ -217,6 +217,12 @@ std::vector<int> topological_order(const Program& p) {
   return order;
 }
 
+std::int64_t measured_waves(const MeasuredKernel& k, int cus) {
+  if (!k.blocks_per_cu || !k.workgroups || cus <= 0) return 1;
+  const std::int64_t per_wave = std::int64_t{cus} * *k.blocks_per_cu;
+  return std::max<std::int64_t>(1, (*k.workgroups + per_wave - 1) / per_wave);
+}
+
 void validate_program(const Program& p) {
   if (p.kernels.empty())
     throw InputError(p.location, p.name + ".kernels", "a program needs at least one kernel");

@@ -72,6 +72,11 @@ struct MeasuredKernel {
   std::string source;                // what it was (the trace's kernel name); informational
 };
 
+// The waves a measured kernel runs in over `cus` CUs: ceil(workgroups / (cus x blocks_per_cu))
+// with blocks_per_cu, else 1 (one wave over its CUs). The model and c3bench's replay both split
+// time_us over them.
+std::int64_t measured_waves(const MeasuredKernel& k, int cus);
+
 // A producer kernel (a GEMM, or a memory kernel such as an embedding lookup) fused with the
 // collective that consumes its output: each workgroup computes its tile or rows, then writes its
 // share of the collective's bytes straight into the peers' buffers (models/kernels/fused_kernel.h).

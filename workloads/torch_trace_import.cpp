@@ -494,9 +494,12 @@ TorchImportResult import_events(const TraceEvents& t, const TorchImportOptions& 
       const std::optional<int> per_sm =
           device_properties != nullptr ? trace_blocks_per_sm(g, *device_properties) : std::nullopt;
       const int sms = device_properties != nullptr ? device_properties->sms.value_or(0) : 0;
-      if (per_sm && sms > 0 && *g.workgroups > std::int64_t{sms} * *per_sm) {
+      if (per_sm && sms > 0) {
         pk.measured.blocks_per_cu = *per_sm;
-        ++r.measured_in_waves;
+        if (measured_waves(pk.measured, sms) > 1)
+          ++r.measured_in_waves;
+        else
+          pk.measured.blocks_per_cu.reset();  // one wave: nothing to say
       }
     } else if (g.cat != TraceCategory::kernel) {
       pk.measured.workgroups = 1;  // a copy or set: one CU's worth at most, mostly engine work

@@ -412,11 +412,7 @@ ProgramBench::Timeline ProgramBench::run_once(const wl::Program& p, bool held) {
         // of the time, so another stream's kernel can take SMs/CUs between them, as in the model.
         const int units = stream_sms[si] > 0 ? stream_sms[si] : bench_.units();
         const int workgroups = std::min(k.measured.workgroups.value_or(units), units);
-        std::int64_t waves = 1;
-        if (k.measured.blocks_per_cu && k.measured.workgroups) {
-          const std::int64_t per_wave = std::int64_t{units} * *k.measured.blocks_per_cu;
-          waves = std::max<std::int64_t>(1, (*k.measured.workgroups + per_wave - 1) / per_wave);
-        }
+        const std::int64_t waves = wl::measured_waves(k.measured, units);
         const auto ns = static_cast<std::uint64_t>(k.measured.time_us * 1e3 / static_cast<double>(waves));
         for (const StreamRef& r : refs) {
           C3_HIP(hipSetDevice(r.gpu));

@@ -8,14 +8,11 @@ MeasuredKernelModel::MeasuredKernelModel(const wl::MeasuredKernel& kernel, int c
     : seconds_(kernel.time_us * 1e-6),
       workgroups_(std::min<std::int64_t>(kernel.workgroups.value_or(cus), cus)),
       res_(res) {
-  if (kernel.blocks_per_cu && kernel.workgroups) {
-    // One model workgroup per CU and wave: the waves run back to back on the kernel's CUs alone
-    // (so alone it still takes time_us), and each wave's end frees its CUs to the dispatcher.
-    const std::int64_t per_wave = static_cast<std::int64_t>(cus) * *kernel.blocks_per_cu;
-    const std::int64_t waves = std::max<std::int64_t>(1, (*kernel.workgroups + per_wave - 1) / per_wave);
-    workgroups_ *= waves;
-    seconds_ /= static_cast<double>(waves);
-  }
+  // One model workgroup per CU and wave: the waves run back to back on the kernel's CUs alone
+  // (so alone it still takes time_us), and each wave's end frees its CUs to the dispatcher.
+  const std::int64_t waves = wl::measured_waves(kernel, cus);
+  workgroups_ *= waves;
+  seconds_ /= static_cast<double>(waves);
 }
 
 engine::CohortWork MeasuredKernelModel::cohort_work(const engine::CohortContext& ctx) {

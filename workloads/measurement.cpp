@@ -192,8 +192,9 @@ IsoCollRecord read_iso_coll(StrictJsonObject& o) {
   r.bytes = o.integer("bytes", 1, kMaxI64);
   r.impl = impl_field(o);
   r.gpus = gpu_count(o);
-  // The element type is not recorded: the bytes must at least split evenly over the GPUs.
-  check_collective_bytes(r.bytes, r.gpus, 1, o.where(), "bytes");
+  // The element type is not recorded: the output must at least split into its blocks (one per GPU,
+  // or one for a reduce-scatter, whose input of one block per GPU then always splits).
+  check_collective_bytes(r.bytes, output_blocks(*parse_collective_op(r.op), r.gpus), 1, o.where(), "bytes");
   r.workgroups = optional_positive_int(o, "workgroups");
   if (r.workgroups) check_workgroups(*r.workgroups, o.where(), "workgroups");
   r.engines = optional_positive_int(o, "engines");
@@ -214,7 +215,8 @@ C3Record read_c3(StrictJsonObject& o) {
   r.bytes = o.integer("bytes", 1, kMaxI64);
   r.impl = impl_field(o);
   r.gpus = gpu_count(o);
-  check_collective_bytes(r.bytes, r.gpus, dtype_bytes(*parse_dtype(r.dtype)), o.where(), "bytes");
+  check_collective_bytes(r.bytes, output_blocks(*parse_collective_op(r.op), r.gpus),
+                         dtype_bytes(*parse_dtype(r.dtype)), o.where(), "bytes");
   r.time_us = positive_time(o, "time_us");
   r.gemm_time_us = o.number("gemm_time_us", 0);
   r.coll_time_us = o.number("coll_time_us", 0);

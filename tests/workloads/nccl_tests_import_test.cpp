@@ -1,6 +1,7 @@
 // nccl-tests output -> iso_coll records.
 #include <gtest/gtest.h>
 
+#include "workloads/measurement.h"
 #include "workloads/nccl_tests_import.h"
 
 namespace c3sim::wl {
@@ -44,6 +45,21 @@ TEST(NcclTestsImport, ReduceScatterSizeIsTheInputAndTheRecordTheOutput) {
   const auto& r = std::get<IsoCollRecord>(recs[1]);
   EXPECT_EQ(r.op, "reduce_scatter");
   EXPECT_EQ(r.bytes, 4194304 / 4);
+}
+
+// A reduce-scatter's output is one block: at 8 GPUs a 32-byte row (8 floats in, 1 out per GPU) is
+// a record of 4 bytes, which need not split over the GPUs, and reads back as measurement input.
+TEST(NcclTestsImport, SmallReduceScatterRowReadsBack) {
+  std::string log = kLog;
+  log.replace(log.find("all_gather_perf"), 15, "reduce_scatter_perf");
+  log.replace(log.find("nGpus 4"), 7, "nGpus 8");
+  log.replace(log.find("     1048576         65536"), 26, "          32             1");
+  const auto recs = import_nccl_tests(log, "rs.log");
+  ASSERT_EQ(recs.size(), 2u);
+  EXPECT_EQ(std::get<IsoCollRecord>(recs[0]).bytes, 4);
+  const auto again = read_measurements_string(to_jsonl(recs), "rs.jsonl");
+  ASSERT_EQ(again.size(), 2u);
+  EXPECT_EQ(std::get<IsoCollRecord>(again[0]).bytes, 4);
 }
 
 TEST(NcclTestsImport, MalformedRowNamesLineAndColumn) {

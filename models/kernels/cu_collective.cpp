@@ -88,7 +88,7 @@ engine::CohortWork CuCollectiveModel::work(const engine::CohortContext& ctx) {
   // reductions +35-39%, while measured a 16-CTA NCCL on 16 SMs runs 64 MiB near the full GPU's time).
   const TimePs now = res_.now();
   if (first_dispatch_ < 0) first_dispatch_ = now;
-  w.startup_latency = std::max<TimePs>(0, first_dispatch_ + startup_ - now);
+  w.startup_latency = std::max<TimePs>(0, std::max(first_dispatch_, peers_up_) + startup_ - now);
   const double fabric = plan_.cu_fabric_bytes_per_byte();
   w.demands.reserve(7 + static_cast<size_t>(plan_.peers));
   w.demands.push_back({m.l2[x], fabric});

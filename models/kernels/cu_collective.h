@@ -36,6 +36,10 @@ public:
   void cohort_retired(const engine::CohortContext& ctx) override { running_ -= ctx.count; }
   [[nodiscard]] const CollectivePlan& plan() const { return plan_; }
   [[nodiscard]] TimePs launch_latency() const { return launch_latency_; }
+  // All-GPU mode: the last rank's kernel is up at `at` (engine time), so no data moves before
+  // `at` plus the collective's start. Its channels dispatched earlier spin on their CUs until then,
+  // as a library kernel polling for its peers does.
+  void wait_for_peers(TimePs at) { peers_up_ = at; }
 
 private:
   CollectivePlan plan_;
@@ -50,8 +54,10 @@ private:
   double partition_rate_;  // model.collective.<op>_partition_rate on a partition of its own, else 1
   double wg_rate_;         // sent bytes per second one workgroup can push
   TimePs startup_;         // the collective's start on the GPU: its fixed cost and every step's latency
-  // When the first cohort started (-1 before): the start elapses once per collective, from here.
+  // When the first cohort started (-1 before): the start elapses once per collective, from here,
+  // or from peers_up_ when the last rank's kernel came up later (-1: no one to wait for).
   TimePs first_dispatch_ = -1;
+  TimePs peers_up_ = -1;
   TimePs launch_latency_;
   double link_efficiency_;
   double hbm_latency_ratio_;           // model.gemm.hbm_miss_latency_ratio: the memory's, whoever asks

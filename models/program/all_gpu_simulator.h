@@ -5,7 +5,9 @@
 // Each rank runs its own program (wl::program_for_rank) on its own ProgramSimulator run: its own
 // CUs, streams, caches, memory and link resources, the same kernel models as the representative
 // GPU. Ranks meet at collectives, which are cross-rank synchronisation: a collective's data
-// movement on every rank starts when the last rank has arrived at it (its `ready`), and every
+// movement on every rank starts when the last rank has arrived at it (its `ready`; a CU
+// collective's channels take their CUs at the rank's own arrival and spin there until the last
+// rank's kernel is up, as a library kernel polling for its peers does), and every
 // rank's instance ends when the slowest rank's own work for it ends (a ring or all-to-all cannot
 // finish before the last peer's data lands). A rank whose instance is held at the end also holds
 // the next CU kernel of that stream (the collective kernel still occupies its queue).
@@ -24,8 +26,9 @@
 //
 // Limits: each rank keeps the representative model's view of links and peers (what a peer sends
 // it is priced as its own symmetric traffic; shared links are per rank, not one resource for the
-// node); collectives move the same bytes on every rank (no all-to-all-v); a CU collective waiting
-// at its start gate holds no CUs (a real one spins on them).
+// node); collectives move the same bytes on every rank (no all-to-all-v); a CU collective held at
+// its end gate gives its CUs back at its own work's end (a real one spins until the last peer's
+// data lands), and a copy-engine collective waits at its start gate on the host side.
 #include <string>
 #include <vector>
 

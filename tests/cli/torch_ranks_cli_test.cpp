@@ -77,9 +77,11 @@ TEST_F(TorchRanksCli, FsdpBothRanksRunTogetherAndTheStepMovesBySkew) {
   const Step alone = run(prog, "--rank 0");
   EXPECT_TRUE(alone.ranks.empty());
   // Every rank's run waits at collectives for the other, so it is no shorter than one rank alone;
-  // FSDP's two ranks run alike, so not much longer either.
+  // FSDP's two ranks run alike, so not much longer either: in the traces both ranks' step is 1.084x
+  // rank 0's own (52127 against 48091 us), the early rank's first all-gather spinning 4.8 ms on its
+  // SMs while its other kernels run on the rest.
   EXPECT_GE(all.us, 0.99 * alone.us);
-  EXPECT_LE(all.us, 1.10 * alone.us);
+  EXPECT_LE(all.us, 1.15 * alone.us);
 
   // The later rank starts 1 ms later still: every collective waits for it, so the step grows by
   // the added skew, less at most the slack the later rank had before (its own step ends no

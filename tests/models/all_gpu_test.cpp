@@ -86,7 +86,8 @@ TEST(AllGpuSimulator, SymmetricProgramGivesTheRepresentativeResult) {
 // all-gather waits for the GEMM: rank 0 arrives at E0, rank 1 at E1; its data movement starts on
 // both at E1 (the last arrival), with nothing else running on either rank, so it takes its
 // isolated time A on both (the isolated time includes the launch latency, as after a release).
-// Both instances end at E1 + A: step = E1 + A on both ranks; rank 0 waited E1 - E0; the straggler
+// Both instances end at E1 + A: step = E1 + A on both ranks; rank 0 waited E1 - E0, its channels
+// on their CUs from its own arrival (a traced NCCL kernel's duration includes that wait); the straggler
 // is rank 1 and its critical path is r1:g > r1:ag.
 TEST(AllGpuSimulator, TwoRanksWaitForTheSlowerGemm) {
   const hw::NodeSpec spec = hw::load_hardware("mi300x");
@@ -106,8 +107,10 @@ TEST(AllGpuSimulator, TwoRanksWaitForTheSlowerGemm) {
   ASSERT_EQ(run.ranks.size(), 2U);
   for (const ProgramRun& r : run.ranks) EXPECT_NEAR(r.step_us, want, 1e-9 * want);
   const KernelRun& ag0 = run.ranks[0].kernels[1];
-  EXPECT_NEAR(ag0.ready_us, e0, 1e-9 * e0);  // rank 0 arrived at its own GEMM's end
-  EXPECT_GE(ag0.start_us, e1);               // and waited for rank 1
+  EXPECT_NEAR(ag0.ready_us, e0, 1e-9 * e0);  // rank 0 arrived at its own GEMM's end,
+  EXPECT_GE(ag0.start_us, ag0.ready_us);     // its channels took their CUs then
+  EXPECT_LT(ag0.start_us, e1);               // and spun there until rank 1's kernel was up
+  EXPECT_NEAR(ag0.end_us, want, 1e-9 * want);
   EXPECT_EQ(run.straggler, 1);
   EXPECT_EQ(run.critical_path, (std::vector<std::string>{"r1:g", "r1:ag"}));
   // A single representative GPU (rank 0's program) would have missed the wait.

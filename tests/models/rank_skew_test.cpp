@@ -47,7 +47,8 @@ std::vector<wl::Program> ranks_of(const wl::Program& p) {
 // all-gather at W0; rank 1, starting at S = 1000 us, at S + W1. The data moves on both ranks from
 // the last arrival, S + W1, for A; both instances end at S + W1 + A, and v ends V later:
 // step = S + W1 + A + V. With S = 0 the last arrival is W1 (W1 > W0), so the step is W1 + A + V:
-// the 1 ms skew moves the step by exactly 1 ms. Rank 0 waited S + W1 - W0; rank 1 is the straggler
+// the 1 ms skew moves the step by exactly 1 ms. Rank 0 waited S + W1 - W0 with its all-gather's
+// channels on their CUs (taken on arrival, as an NCCL kernel spins for its peers); rank 1 is the straggler
 // and its path is r1:w1 > r1:ag1 > r1:v1. Rank 1 alone (`--rank 1`) is W1 + A + V.
 TEST(RankSkew, LateRankHoldsTheCollectiveAndTheStepMovesBySkew) {
   const hw::NodeSpec spec = hw::load_hardware("h200-sxm");
@@ -71,7 +72,8 @@ TEST(RankSkew, LateRankHoldsTheCollectiveAndTheStepMovesBySkew) {
   const KernelRun& ag1 = run.ranks[1].kernels[1];
   EXPECT_NEAR(ag0.ready_us, w0, tol);         // rank 0 arrived at its own w's end
   EXPECT_NEAR(ag1.ready_us, skew + w1, tol);  // rank 1 later, on the common clock
-  EXPECT_GE(ag0.start_us, skew + w1 - tol);   // and rank 0 waited for it
+  EXPECT_LT(ag0.start_us, skew + w1);         // rank 0's channels took their CUs on arrival
+  EXPECT_GE(ag0.start_us, w0);                // and spun there until rank 1's kernel was up
   EXPECT_NEAR(ag0.end_us, skew + w1 + a, tol);
   EXPECT_NEAR(ag1.end_us, skew + w1 + a, tol);
   // Each rank's step from its own first launch.
@@ -107,6 +109,52 @@ TEST(RankSkew, RunnerReportsTheSkewedStep) {
   // dma moves the all-gather onto copy engines on every rank; the ranks still meet there.
   const ProgramResult dma = run_program_all_gpus(sim, registry, p, "dma");
   EXPECT_GT(dma.step_us, 1000);
+}
+
+// Rank 0's all-gather waits 5 ms for rank 1 while rank 0's GEMM (another stream) runs. NCCL's
+// channels spin on their SMs meanwhile, so the GEMM runs on the rest and takes longer than alone,
+// though no byte moves beside it; the same all-gather on copy engines waits on the host and leaves
+// the GEMM its isolated time.
+std::string gemm_beside_wait(const char* impl) {
+  return fmt::format(R"(program:
+  name: gemm_beside_wait
+  streams:
+    - {{name: comm}}
+    - {{name: compute}}
+  ranks:
+    - rank: 0
+      kernels:
+        - {{name: ag, stream: comm, collective: {{op: all_gather, bytes: 256 MiB, impl: {0}}}}}
+        - {{name: g, stream: compute, gemm: {{m: 8192, n: 8192, k: 8192}}}}
+    - rank: 1
+      start_us: 5000
+      kernels:
+        - {{name: ag1, stream: comm, collective: {{op: all_gather, bytes: 256 MiB, impl: {0}}}}}
+        - {{name: g1, stream: compute, gemm: {{m: 8192, n: 8192, k: 8192}}}}
+)",
+                     impl);
+}
+
+TEST(RankSkew, WaitingCollectiveHoldsItsCusFromTheKernelsBesideIt) {
+  const hw::NodeSpec spec = hw::load_hardware("h200-sxm");
+  ProgramSimulator sim(spec);
+  const wl::Program cu = wl::load_programs_string(gemm_beside_wait("cu"), "cu.yaml").at(0);
+  const std::vector<wl::Program> ranks = ranks_of(cu);
+  const double gemm_alone = sim.isolated_us(ranks[0], 1);
+  ASSERT_LT(gemm_alone, 4000);  // the GEMM ends inside the wait
+
+  const AllGpuRun run = simulate_all_gpus(sim, ranks);
+  const KernelRun& ag0 = run.ranks[0].kernels[0];
+  const KernelRun& g0 = run.ranks[0].kernels[1];
+  EXPECT_LT(ag0.start_us, 100);                           // the channels are up at once
+  EXPECT_GT(ag0.end_us, 5000);                            // and move data only once rank 1 is there
+  EXPECT_LT(g0.end_us, 5000);                             // the GEMM ran entirely inside the wait,
+  EXPECT_GT(g0.end_us - g0.ready_us, 1.05 * gemm_alone);  // on the SMs the channels left it
+
+  const wl::Program dma = wl::load_programs_string(gemm_beside_wait("dma"), "dma.yaml").at(0);
+  const AllGpuRun host_wait = simulate_all_gpus(sim, ranks_of(dma));
+  const KernelRun& gd = host_wait.ranks[0].kernels[1];
+  EXPECT_NEAR(gd.end_us - gd.ready_us, gemm_alone, 1e-3 * gemm_alone);
 }
 
 }  // namespace

@@ -42,6 +42,7 @@ wl::Program one(const std::string& text) { return wl::load_programs_string(text,
 
 std::vector<wl::Program> all_ranks(const wl::Program& p, int gpus) {
   std::vector<wl::Program> out;
+  out.reserve(static_cast<size_t>(gpus));
   for (int r = 0; r < gpus; ++r) out.push_back(wl::program_for_rank(p, r));
   return out;
 }

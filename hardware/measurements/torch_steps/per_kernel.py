@@ -1,48 +1,35 @@
-"""Per-kernel comparison of an imported step's prediction with its trace: each GEMM's and
-collective's predicted duration (c3sim run, base: end - start) against the traced one.
+"""Per-kernel comparison of an imported step's prediction with its trace, through c3sim's own
+per-kernel validation (`c3sim validate PROGRAM --format json`, base): each GEMM's and collective's
+predicted span (first workgroup to end) against the traced duration the importer wrote beside it
+(`traced_us`).
 
-    python3 hardware/measurements/torch_steps/per_kernel.py C3SIM STEP_DIR HARDWARE.yaml PROGRAM.yaml [--all-gpus]
+    python3 hardware/measurements/torch_steps/per_kernel.py C3SIM HARDWARE.yaml PROGRAM.yaml
 
-PROGRAM.yaml is `c3sim import --from torch-profiler STEP_DIR/rank0.json` (or every rank's trace,
-run with --all-gpus: collectives then wait for every rank); its kernel k<i> is rank 0's i-th
-device-0 kernel, memcpy or memset in host launch order (the importer's numbering).
+PROGRAM.yaml is `c3sim import --from torch-profiler STEP_DIR/rank0.json` (rank 0 alone) or every
+rank's trace at once, which runs every rank (collectives wait for the last rank): each rank's
+kernels are then compared with that rank's own trace.
 Prints n, mean |error| % and mean signed error % per kind, and the two worst kernels.
 """
-import csv
-import io
 import json
-import statistics
 import subprocess
 import sys
 
 
 def main():
-    c3sim, step_dir, hardware, program = sys.argv[1:5]
-    flags = [a for a in sys.argv[5:] if a == "--all-gpus"]
-    events = json.load(open(f"{step_dir}/rank0.json"))["traceEvents"]
-    launch = {e["args"]["correlation"]: e["ts"] for e in events
-              if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {})}
-    gpu = [e for e in events if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")
-           and e.get("args", {}).get("device", 0) == 0]
-    gpu.sort(key=lambda e: (launch.get(e["args"].get("correlation"), e["ts"]), e["ts"]))
-    out = subprocess.run([c3sim, "run", program, "--hardware", hardware, "--policy", "base", "--format", "csv"] + flags,
+    c3sim, hardware, program = sys.argv[1:4]
+    out = subprocess.run([c3sim, "validate", program, "--hardware", hardware, "--format", "json"],
                          capture_output=True, text=True, check=True).stdout
-    rows = csv.DictReader(io.StringIO(out.split("\n\n")[1]))
-    errors = {"gemm": [], "collective": []}
-    worst = []
-    for r in rows:
-        if r["kind"] not in errors:
-            continue
-        traced = gpu[int(r["kernel"][1:5])]["dur"]
-        predicted = float(r["end us"]) - float(r["start us"])
-        errors[r["kind"]].append((predicted - traced) / traced)
-        worst.append((abs(predicted - traced) / traced, r["kernel"], round(traced), round(predicted)))
-    for kind, e in errors.items():
-        if e:
-            print(f"{kind}: n {len(e)}, mean |error| {100 * statistics.mean(abs(x) for x in e):.1f}%, "
-                  f"mean signed {100 * statistics.mean(e):+.1f}%")
-    for err, name, traced, predicted in sorted(worst, reverse=True)[:2]:
-        print(f"  worst: {name} traced {traced} us, predicted {predicted} us ({100 * err:.0f}%)")
+    report = json.loads(out)[0]
+    kinds = {k["kind"]: k for k in report["kinds"]}
+    for kind in ("gemm", "collective"):
+        if kind in kinds:
+            k = kinds[kind]
+            print(f"{kind}: n {k['kernels']}, mean |error| {k['mean_abs_pct_error']:.1f}%, "
+                  f"mean signed {k['mean_pct_error']:+.1f}%")
+    worst = [w for w in report["worst"] if w["kind"] in ("gemm", "collective")]
+    for w in worst[:2]:
+        print(f"  worst: rank {w.get('rank', 0)} {w['kernel']} traced {round(w['traced_us'])} us, "
+              f"predicted {round(w['predicted_us'])} us ({abs(w['pct_error']):.0f}%)")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@
 # the limit in place). Prints one CSV line per step, hardware and mode (rank 0's trace alone; every
 # rank's trace run with --all-gpus). HBM_PJ replaces the block's energy per HBM byte (pJ), e.g. 20, inside
 # the 14-27 pJ that power/ bounds it to beside a capped GEMM (docs/known-limits.md): the step, its error against the unprofiled median (rank 0's;
-# the slower rank's for all ranks), and per_kernel.py's GEMM and collective MAE / signed error.
+# the slower rank's for all ranks), and per_kernel.py's GEMM and collective MAE / signed error (each
+# rank's kernels against its own trace).
 # WINDOW=20 (ms, environment) puts the limit on the draw averaged over that window
 # (model.power.window) and runs each imported step as a steady-state iteration (`steady_state:
 # true`: the 20 timed steps ran back to back), so it starts where its own end leaves the average.
@@ -58,7 +59,7 @@ for dir in "$here"/*/; do
       [ $mode = all_ranks ] && flags=(--all-gpus)
       pred=$("$c3sim" run "$tmp/$s.$mode.yaml" --hardware "$tmp/$s.$hw.yaml" --policy base --format csv \
         "${flags[@]}" 2>/dev/null | sed -n '2p' | cut -d, -f3)
-      pk=$(python3 "$here/per_kernel.py" "$c3sim" "$dir" "$tmp/$s.$hw.yaml" "$tmp/$s.$mode.yaml" "${flags[@]}")
+      pk=$(python3 "$here/per_kernel.py" "$c3sim" "$tmp/$s.$hw.yaml" "$tmp/$s.$mode.yaml")
       python3 - "$dir" "$s" "$hw" "$mode" "$pred" "$pk" <<'PY'
 import json, re, sys
 d, s, hw, mode, pred, pk = sys.argv[1:7]

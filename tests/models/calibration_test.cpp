@@ -1,7 +1,6 @@
 // Calibration from the committed H200 measurements: reproducibility of the committed calibrated
 // file, leave-one-GEMM-out generalization, and run time.
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -38,11 +37,9 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
+// (Its speed is tests/bench/bench_calibration.cpp's.)
 TEST(Calibration, RecalibratingReproducesTheCommittedFile) {
-  const auto t0 = std::chrono::steady_clock::now();
   const CalibrationResult r = calibrate(hw::load_hardware("h200-sxm-x4"), load_files());
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  EXPECT_LT(seconds, 60.0);
   const std::string committed =
       read_text(std::string(C3SIM_SOURCE_DIR) + "/hardware/calibrated/h200-sxm-x4.yaml");
   EXPECT_EQ(calibrated_yaml(r, "h200-sxm-x4", kFiles), committed);

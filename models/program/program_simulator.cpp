@@ -164,8 +164,7 @@ ProgramRun ProgramSimulator::simulate_once(const wl::Program& p, const ProgramKn
     bool polluting = false;                         // CU workgroups resident: its LLC footprint is counted
     bool watched = false;  // released, in an interference class: the residency listener tracks it
     bool released = false;
-    bool gated = false;    // released, held by a start gate
-    TimePs peers_up = -1;  // a CU collective released before its start gate: the last rank's arrival
+    bool gated = false;  // released, held by a start gate
     bool ended = false;
     TimePs launch = 0, ready = -1, began = -1, end = -1, body_end = -1;
   };
@@ -322,21 +321,18 @@ ProgramRun ProgramSimulator::simulate_once(const wl::Program& p, const ProgramKn
     // A measured kernel holds CUs but is in no interference class (measured_kernel.h); a DMA
     // copy holds none.
     if (k.kind != wl::KernelKind::measured && k.kind != wl::KernelKind::dma_copy) l.watched = true;
-    if (const TimePs gate = gate_of(knobs.start_gate, static_cast<size_t>(i)); gate > sim.now()) {
-      if (k.kind == wl::KernelKind::collective && k.collective.impl == wl::CollectiveImpl::cu) {
-        // A library collective kernel launches at this rank's arrival and its channels spin on
-        // their CUs until the last rank's kernel is up (so a traced NCCL kernel's duration
-        // includes the wait, and the kernels beside it lose those CUs meanwhile).
-        l.peers_up = gate;
-      } else {
-        l.gated = true;
-        sim.at(gate, [&, i] {
-          live[static_cast<size_t>(i)].gated = false;
-          begin_work(i);
-          release_ready();
-        });
-        return;
-      }
+    // A library (CU) collective kernel is not held at its start gate: it launches at this rank's
+    // arrival and its channels spin on their CUs until the last rank's kernel is up (begin_work), so
+    // a traced NCCL kernel's duration includes the wait and the kernels beside it lose those CUs.
+    const bool spins = k.kind == wl::KernelKind::collective && k.collective.impl == wl::CollectiveImpl::cu;
+    if (const TimePs gate = gate_of(knobs.start_gate, static_cast<size_t>(i)); gate > sim.now() && !spins) {
+      l.gated = true;
+      sim.at(gate, [&, i] {
+        live[static_cast<size_t>(i)].gated = false;
+        begin_work(i);
+        release_ready();
+      });
+      return;
     }
     begin_work(i);
   };
@@ -396,7 +392,9 @@ ProgramRun ProgramSimulator::simulate_once(const wl::Program& p, const ProgramKn
         if (k.collective.impl == wl::CollectiveImpl::cu) {
           auto model = std::make_shared<CuCollectiveModel>(*l.plan, spec_, res, state,
                                                            is_own_partition(spec_, ps.cus));
-          if (l.peers_up >= 0) model->wait_for_peers(l.peers_up + model->launch_latency());
+          // Released before its start gate (the last rank's arrival): its channels spin until then.
+          if (const TimePs gate = gate_of(knobs.start_gate, static_cast<size_t>(i)); gate > sim.now())
+            model->wait_for_peers(gate + model->launch_latency());
           engine::KernelDesc d{fmt::format("comm:{}", k.name), l.plan->workgroups, 1, model->launch_latency(),
                                engine::FlowOwner{i, engine::KernelKind::cu_collective}};
           l.id = gpu.launch(stream, d, model, [&finished, i](TimePs now) { finished(i, now); });

@@ -50,3 +50,21 @@ ci_first_party_sources() {
       -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' \) -print | sort)
   fi
 }
+
+# The sanitizer tree that the sanitize and fuzz stages share (default build-asan): clang with ASan +
+# UBSan and libFuzzer's coverage instrumentation on every first-party object (cmake/Fuzzing.cmake),
+# tests and fuzz targets both. One compile serves both stages: the instrumentation that lets the
+# fuzzers see edges costs the tests little, and a second sanitized build of the same sources would
+# double the longest part of CI. Benchmarks and c3bench add build time and nothing the sanitizers
+# check. Prints the tree's path.
+ci_configure_sanitizer_tree() {
+  local build_dir="${BUILD_DIR:-build-asan}" cc cxx extra_args=()
+  cc="${FUZZ_CC:-$(ci_find_tool clang-14 clang)}"
+  cxx="${FUZZ_CXX:-$(ci_find_tool clang++-14 clang++)}"
+  read -r -a extra_args <<<"${CMAKE_ARGS:-}"
+  ci_log "configure $build_dir ($cxx, RelWithDebInfo, -DC3SIM_BUILD_FUZZERS=ON: ASan + UBSan + coverage)" >&2
+  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DC3SIM_BUILD_FUZZERS=ON \
+    -DC3SIM_BUILD_TESTS=ON -DC3SIM_BUILD_BENCHMARKS=OFF -DC3SIM_BUILD_C3BENCH=OFF \
+    -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" "${extra_args[@]}" >&2
+  printf '%s\n' "$build_dir"
+}

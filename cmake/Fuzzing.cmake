@@ -1,9 +1,9 @@
 # libFuzzer builds (C3SIM_BUILD_FUZZERS=ON, clang only). Every first-party object gets coverage
 # instrumentation plus ASan/UBSan (-fsanitize=fuzzer-no-link,...) so the fuzzer sees edges inside the
 # libraries; the fuzz executables themselves add -fsanitize=fuzzer (tests/fuzz/CMakeLists.txt), which
-# links libFuzzer's main(). Configure such a build with clang:
-#   CC=clang CXX=clang++ cmake -S . -B build-fuzz -DC3SIM_BUILD_FUZZERS=ON -DC3SIM_BUILD_TESTS=OFF \
-#     -DC3SIM_BUILD_BENCHMARKS=OFF -DC3SIM_BUILD_C3BENCH=OFF
+# links libFuzzer's main(). The tests built in the same tree run under ASan + UBSan too (the coverage
+# hooks resolve to the sanitizer runtime's no-op defaults there), so one tree serves CI's sanitize and
+# fuzz stages (.ci/lib.sh, ci_configure_sanitizer_tree, configures it with clang).
 set(C3SIM_FUZZING_ENABLED OFF)
 if(C3SIM_BUILD_FUZZERS)
   if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")

@@ -57,6 +57,7 @@ double CuCollectiveModel::load_by_others(std::int32_t kernel) const {
 
 engine::CohortWork CuCollectiveModel::cohort_work(const engine::CohortContext& ctx) {
   running_ += ctx.count;
+  dispatched_ += ctx.count;
   return work(ctx);
 }
 
@@ -113,6 +114,7 @@ engine::CohortWork CuCollectiveModel::work(const engine::CohortContext& ctx) {
 }
 
 std::optional<engine::CohortWork> CuCollectiveModel::refresh(const engine::CohortContext& ctx) {
+  if (ctx.phase != 0) return std::nullopt;  // the wait phase has nothing to re-rate
   if (stall_fraction_ <= 0 && link_stall_fraction_ <= 0 && !channel_queueing_) return std::nullopt;
   // cohort_work wrote this cohort's entry when it started (the dispatcher refreshes running
   // cohorts only).
@@ -121,6 +123,38 @@ std::optional<engine::CohortWork> CuCollectiveModel::refresh(const engine::Cohor
   const bool same_channels = !channel_queueing_ || applied_channels_.at(slot) == channels_running(ctx);
   if (same_load && same_channels) return std::nullopt;
   return work(ctx);
+}
+
+std::optional<engine::CohortWork> CuCollectiveModel::next_phase(const engine::CohortContext& ctx) {
+  if (ctx.phase != 1) return std::nullopt;
+  const TimePs now = res_.now();
+  work_end_ = std::max(work_end_, now);
+  // The wait is the phase's start latency; its one unit of work at an unbounded-in-practice rate
+  // then takes the engine's smallest step (1 ps), so the cohort retires exactly at the peers' end.
+  // Within 1 ps of it there is nothing to wait for. While channels are still to dispatch (waves on
+  // a partition with fewer CUs than channels) a finished one gives its CU to the next: the kernel's
+  // last wave is the one that waits.
+  if (peers_done_ - now < 2 || dispatched_ < plan_.workgroups) return std::nullopt;
+  const auto slot = static_cast<size_t>(ctx.slot);
+  if (waiting_slot_.size() <= slot) waiting_slot_.resize(slot + 1, 0);
+  waiting_slot_[slot] = 1;
+  waiting_ += ctx.count;
+  engine::CohortWork w;
+  w.work_per_wg = 1.0;
+  w.bound_per_wg = 1e18;
+  w.startup_latency = peers_done_ - now - 1;
+  w.phase_label = "wait";
+  w.phase_kind = engine::KernelKind::cu_collective;
+  return w;
+}
+
+void CuCollectiveModel::cohort_retired(const engine::CohortContext& ctx) {
+  running_ -= ctx.count;
+  const auto slot = static_cast<size_t>(ctx.slot);
+  if (slot < waiting_slot_.size() && waiting_slot_[slot] != 0) {
+    waiting_slot_[slot] = 0;
+    waiting_ -= ctx.count;
+  }
 }
 
 }  // namespace c3sim::models

@@ -15,6 +15,7 @@
 // library behaviour (NCCL packed into a few GPCs), not a property of the SMs or the link.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "models/kernels/collective_plan.h"
@@ -33,13 +34,22 @@ public:
   // The per-workgroup copy rate falls as the GEMM's memory traffic lengthens each load's latency,
   // and (model.collective.channel_queueing) as more of the collective's channels share the link.
   [[nodiscard]] std::optional<engine::CohortWork> refresh(const engine::CohortContext& ctx) override;
-  void cohort_retired(const engine::CohortContext& ctx) override { running_ -= ctx.count; }
+  void cohort_retired(const engine::CohortContext& ctx) override;
   [[nodiscard]] const CollectivePlan& plan() const { return plan_; }
   [[nodiscard]] TimePs launch_latency() const { return launch_latency_; }
   // All-GPU mode: the last rank's kernel is up at `at` (engine time), so no data moves before
   // `at` plus the collective's start. Its channels dispatched earlier spin on their CUs until then,
   // as a library kernel polling for its peers does.
   void wait_for_peers(TimePs at) { peers_up_ = at; }
+  // All-GPU mode: the last peer's data for this collective lands at `at` (engine time), later than
+  // this rank's own work may end. A channel whose bytes are all sent keeps its CU, polling, until
+  // then (a "wait" phase: no demands, no progress), as a library kernel does until its last
+  // receive; the kernels beside it keep losing that CU.
+  void hold_until(TimePs at) { peers_done_ = at; }
+  // When the collective's own data movement ended (-1 before): its last channel's sending phase,
+  // without the wait after it. The all-GPU fixed point couples the ranks on this, not on the held end.
+  [[nodiscard]] TimePs work_end() const { return work_end_; }
+  [[nodiscard]] std::optional<engine::CohortWork> next_phase(const engine::CohortContext& ctx) override;
 
 private:
   CollectivePlan plan_;
@@ -58,6 +68,8 @@ private:
   // or from peers_up_ when the last rank's kernel came up later (-1: no one to wait for).
   TimePs first_dispatch_ = -1;
   TimePs peers_up_ = -1;
+  TimePs peers_done_ = -1;  // hold_until (-1: no one to wait for)
+  TimePs work_end_ = -1;
   TimePs launch_latency_;
   double link_efficiency_;
   double hbm_latency_ratio_;           // model.gemm.hbm_miss_latency_ratio: the memory's, whoever asks
@@ -67,15 +79,18 @@ private:
   double link_rate_;                   // payload bytes/s its links carry, before any stretch
   std::vector<int> applied_channels_;  // per slot, as applied_load_: the channel count its bound used
   int running_ = 0;                    // the collective's workgroups holding CUs now
+  int waiting_ = 0;                    // of those, the ones in the wait phase (sending nothing)
+  std::int64_t dispatched_ = 0;        // workgroups dispatched so far
+  std::vector<char> waiting_slot_;     // per slot, as applied_load_: the cohort is in the wait phase
   // The other kernels' memory utilization the copy loop queues behind (queueing_utilization.h).
   [[nodiscard]] double load_by_others(std::int32_t kernel) const;
   // Payload bytes/s the collective's paths carry: its links, and over several nodes its NIC beside them.
   [[nodiscard]] double payload_rate(const hw::NodeSpec& spec) const;
   [[nodiscard]] engine::CohortWork work(const engine::CohortContext& ctx);
-  // Channels sharing the link for this cohort's bound: every workgroup holding CUs, this cohort's
-  // counted even before cohort_work has added it.
+  // Channels sharing the link for this cohort's bound: every workgroup holding CUs and still
+  // sending, this cohort's counted even before cohort_work has added it.
   [[nodiscard]] int channels_running(const engine::CohortContext& ctx) const {
-    return std::max(running_, ctx.count);
+    return std::max(running_ - waiting_, ctx.count);
   }
 };
 

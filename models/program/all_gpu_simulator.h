@@ -9,8 +9,9 @@
 // collective's channels take their CUs at the rank's own arrival and spin there until the last
 // rank's kernel is up, as a library kernel polling for its peers does), and every
 // rank's instance ends when the slowest rank's own work for it ends (a ring or all-to-all cannot
-// finish before the last peer's data lands). A rank whose instance is held at the end also holds
-// the next CU kernel of that stream (the collective kernel still occupies its queue).
+// finish before the last peer's data lands): a CU collective's channels that have sent all their
+// bytes wait on their CUs until then, and the rank's next CU kernel of that stream waits too (the
+// collective kernel still occupies its queue).
 //
 // The coupled times are found by fixed-point iteration: run every rank with the current start and
 // end gates (none at first), set each collective's gates to the latest arrival and latest own end
@@ -26,9 +27,10 @@
 //
 // Limits: each rank keeps the representative model's view of links and peers (what a peer sends
 // it is priced as its own symmetric traffic; shared links are per rank, not one resource for the
-// node); collectives move the same bytes on every rank (no all-to-all-v); a CU collective held at
-// its end gate gives its CUs back at its own work's end (a real one spins until the last peer's
-// data lands), and a copy-engine collective waits at its start gate on the host side.
+// node); collectives move the same bytes on every rank (no all-to-all-v); a copy-engine collective
+// waits at its start and end gates on the host side, holding no engine. The ranks are coupled on
+// each instance's own data movement (ready, and the end of its sending), never on a held end, so a
+// wait in one round cannot feed itself into the next.
 #include <string>
 #include <vector>
 

@@ -158,6 +158,9 @@ ProgramRun ProgramSimulator::simulate_once(const wl::Program& p, const ProgramKn
     std::unique_ptr<DmaCollective> dma;        // DMA collectives
     std::unique_ptr<DmaCopy> copy;             // DMA copies
     std::shared_ptr<GemmWorkgroupModel> gemm;  // GEMMs while they run (dropped at their end)
+    // A CU collective held at its end gate (all-GPU mode), whose channels wait on their CUs after
+    // sending: its own work's end is the model's, not the kernel's.
+    std::shared_ptr<CuCollectiveModel> held_collective;
     std::int64_t gemm_workgroups = 0;
     double fused_bytes_sent = 0;  // a fused kernel's sends to the peers (it has no collective plan)
     double gemm_llc_bytes = 0, gemm_hbm_bytes = 0;  // a GEMM's traffic, kept when it ends
@@ -300,6 +303,10 @@ ProgramRun ProgramSimulator::simulate_once(const wl::Program& p, const ProgramKn
   auto finished = [&](int i, TimePs now) {
     Live& done = live[static_cast<size_t>(i)];
     done.body_end = now;
+    if (done.held_collective) {
+      if (const TimePs sent = done.held_collective->work_end(); sent >= 0) done.body_end = std::min(now, sent);
+      done.held_collective.reset();
+    }
     if (done.gemm) {  // keep its traffic, not the model
       done.gemm_llc_bytes = done.gemm->bytes().llc;
       done.gemm_hbm_bytes = done.gemm->bytes().hbm;
@@ -395,6 +402,11 @@ ProgramRun ProgramSimulator::simulate_once(const wl::Program& p, const ProgramKn
           // Released before its start gate (the last rank's arrival): its channels spin until then.
           if (const TimePs gate = gate_of(knobs.start_gate, static_cast<size_t>(i)); gate > sim.now())
             model->wait_for_peers(gate + model->launch_latency());
+          // Held at its end gate (the last peer's data lands later): its channels wait on their CUs.
+          if (const TimePs gate = gate_of(knobs.end_gate, static_cast<size_t>(i)); gate > 0) {
+            model->hold_until(gate);
+            l.held_collective = model;
+          }
           engine::KernelDesc d{fmt::format("comm:{}", k.name), l.plan->workgroups, 1, model->launch_latency(),
                                engine::FlowOwner{i, engine::KernelKind::cu_collective}};
           l.id = gpu.launch(stream, d, model, [&finished, i](TimePs now) { finished(i, now); });

@@ -157,5 +157,53 @@ TEST(RankSkew, WaitingCollectiveHoldsItsCusFromTheKernelsBesideIt) {
   EXPECT_NEAR(gd.end_us - gd.ready_us, gemm_alone, 1e-3 * gemm_alone);
 }
 
+// Both ranks reach the all-gather together, but rank 1's library runs it on 4 channels where rank
+// 0's runs 32, so rank 1 finishes sending later; every instance ends with rank 1's. Rank 0's
+// channels that have sent everything wait on their SMs for rank 1's data (an NCCL kernel polls
+// until its last receive), so rank 0's GEMM beside them runs longer than where rank 1 keeps pace
+// (the same rank-0 kernels, rank 1 on 32 channels too). The coupling is on each instance's own
+// sending, so the wait does not feed itself: the ranks still settle in a few rounds.
+std::string gemm_beside_end_wait(int peer_channels) {
+  return fmt::format(R"(program:
+  name: gemm_beside_end_wait
+  streams:
+    - {{name: comm}}
+    - {{name: compute}}
+  ranks:
+    - rank: 0
+      kernels:
+        - {{name: ag, stream: comm, collective: {{op: all_gather, bytes: 1 GiB, channels: 32}}}}
+        - {{name: g, stream: compute, gemm: {{m: 16384, n: 16384, k: 16384}}}}
+    - rank: 1
+      kernels:
+        - {{name: ag1, stream: comm, collective: {{op: all_gather, bytes: 1 GiB, channels: {0}}}}}
+        - {{name: g1, stream: compute, gemm: {{m: 16384, n: 16384, k: 16384}}}}
+)",
+                     peer_channels);
+}
+
+TEST(RankSkew, CollectiveHeldAtItsEndKeepsItsCusUntilTheLastPeersData) {
+  const hw::NodeSpec spec = hw::load_hardware("h200-sxm");
+  ProgramSimulator sim(spec);
+  const wl::Program even = wl::load_programs_string(gemm_beside_end_wait(32), "even.yaml").at(0);
+  const wl::Program uneven = wl::load_programs_string(gemm_beside_end_wait(4), "uneven.yaml").at(0);
+  const AllGpuRun a = simulate_all_gpus(sim, ranks_of(even));
+  const AllGpuRun b = simulate_all_gpus(sim, ranks_of(uneven));
+  const KernelRun& ag_even = a.ranks[0].kernels[0];
+  const KernelRun& ag = b.ranks[0].kernels[0];
+  const KernelRun& ag1 = b.ranks[1].kernels[0];
+  // Rank 0's own sending is the same in both runs up to the GEMM beside it; rank 1's ends later.
+  ASSERT_GT(ag1.body_end_ps, ag.body_end_ps + s_to_ps(100e-6));
+  EXPECT_EQ(ag.end_ps, ag1.body_end_ps);  // both instances end with the last peer's data
+  EXPECT_LT(ag.body_end_ps, ag.end_ps);   // rank 0's channels waited after sending
+  EXPECT_EQ(ag_even.end_ps, ag_even.body_end_ps);
+  // The GEMM beside rank 0's waiting channels had fewer SMs for longer.
+  const KernelRun& g_even = a.ranks[0].kernels[1];
+  const KernelRun& g = b.ranks[0].kernels[1];
+  ASSERT_GT(g_even.end_ps, ag_even.end_ps);  // it outlasts the collective in both runs
+  EXPECT_GT(g.end_us - g.start_us, g_even.end_us - g_even.start_us + 10);
+  EXPECT_LT(b.rounds, 10);
+}
+
 }  // namespace
 }  // namespace c3sim::models

@@ -304,7 +304,8 @@ ProgramRun ProgramSimulator::simulate_once(const wl::Program& p, const ProgramKn
     Live& done = live[static_cast<size_t>(i)];
     done.body_end = now;
     if (done.held_collective) {
-      if (const TimePs sent = done.held_collective->work_end(); sent >= 0) done.body_end = std::min(now, sent);
+      if (const TimePs sent = done.held_collective->work_end(); sent >= 0)
+        done.body_end = std::min(now, sent);
       done.held_collective.reset();
     }
     if (done.gemm) {  // keep its traffic, not the model

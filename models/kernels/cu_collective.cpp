@@ -135,9 +135,6 @@ std::optional<engine::CohortWork> CuCollectiveModel::next_phase(const engine::Co
   // a partition with fewer CUs than channels) a finished one gives its CU to the next: the kernel's
   // last wave is the one that waits.
   if (peers_done_ - now < 2 || dispatched_ < plan_.workgroups) return std::nullopt;
-  const auto slot = static_cast<size_t>(ctx.slot);
-  if (waiting_slot_.size() <= slot) waiting_slot_.resize(slot + 1, 0);
-  waiting_slot_[slot] = 1;
   waiting_ += ctx.count;
   engine::CohortWork w;
   w.work_per_wg = 1.0;
@@ -150,11 +147,7 @@ std::optional<engine::CohortWork> CuCollectiveModel::next_phase(const engine::Co
 
 void CuCollectiveModel::cohort_retired(const engine::CohortContext& ctx) {
   running_ -= ctx.count;
-  const auto slot = static_cast<size_t>(ctx.slot);
-  if (slot < waiting_slot_.size() && waiting_slot_[slot] != 0) {
-    waiting_slot_[slot] = 0;
-    waiting_ -= ctx.count;
-  }
+  if (ctx.phase == 1) waiting_ -= ctx.count;  // a cohort retires in the last phase it started
 }
 
 }  // namespace c3sim::models

@@ -81,7 +81,6 @@ private:
   int running_ = 0;                    // the collective's workgroups holding CUs now
   int waiting_ = 0;                    // of those, the ones in the wait phase (sending nothing)
   std::int64_t dispatched_ = 0;        // workgroups dispatched so far
-  std::vector<char> waiting_slot_;     // per slot, as applied_load_: the cohort is in the wait phase
   // The other kernels' memory utilization the copy loop queues behind (queueing_utilization.h).
   [[nodiscard]] double load_by_others(std::int32_t kernel) const;
   // Payload bytes/s the collective's paths carry: its links, and over several nodes its NIC beside them.
